@@ -1,0 +1,13 @@
+//! toolgate decides whether an AI agent's tool call runs, asks the user, or is refused.
+//!
+//! The core is plain Rust with no WebAssembly types, so it is tested natively; the
+//! `bindings` module (wasm32 only) is a thin layer that converts JavaScript values,
+//! calls the core and returns plain objects.
+//!
+//! Each design the engine follows is a *dialect*: [`mcp`] is the Cursor MCP allowlist.
+
+pub mod input;
+pub mod mcp;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;

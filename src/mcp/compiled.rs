@@ -1,0 +1,192 @@
+//! A compiled allowlist: the seed's `list.some(f4c)` answered by hash lookups.
+//!
+//! Every valid entry lands in one of four buckets (`*:*`, `*:tool`, `server:*`,
+//! `server:tool`), so a lookup costs at most four probes whatever the list's length.
+//! Each bucket remembers the entry's first position in the list, and a lookup returns
+//! the earliest candidate, so the entry it reports is the one `some(f4c)` would stop at.
+
+use super::entry::{parse_entry, EntryError, McpEntry, NamePattern};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+/// An entry that could not be parsed. It matches nothing and is reported, never dropped silently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct InvalidEntry {
+    /// Position in the list as given.
+    pub index: usize,
+    pub entry: String,
+    pub error: EntryError,
+    /// The error in words a settings page can show.
+    pub message: String,
+}
+
+#[derive(Debug, Default, Clone)]
+struct ServerBucket {
+    every_tool: Option<usize>,
+    tools: FxHashMap<String, usize>,
+}
+
+/// An allowlist indexed for constant-time matching.
+#[derive(Debug, Default, Clone)]
+pub struct CompiledAllowlist {
+    entries: Vec<String>,
+    every_server_every_tool: Option<usize>,
+    every_server: FxHashMap<String, usize>,
+    by_server: FxHashMap<String, ServerBucket>,
+    invalid: Vec<InvalidEntry>,
+}
+
+fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+impl CompiledAllowlist {
+    /// Indexes a list of entry strings; invalid ones are kept aside in [`Self::invalid_entries`].
+    pub fn new<S: AsRef<str>>(list: &[S]) -> Self {
+        let mut compiled = CompiledAllowlist {
+            entries: list.iter().map(|s| s.as_ref().to_owned()).collect(),
+            ..Self::default()
+        };
+        for (index, entry) in list.iter().enumerate() {
+            let entry = entry.as_ref();
+            match parse_entry(entry) {
+                Ok(parsed) => compiled.insert(index, parsed),
+                Err(error) => compiled.invalid.push(InvalidEntry {
+                    index,
+                    entry: entry.to_owned(),
+                    message: error.to_string(),
+                    error,
+                }),
+            }
+        }
+        compiled
+    }
+
+    fn insert(&mut self, index: usize, entry: McpEntry) {
+        match (entry.server, entry.tool) {
+            (NamePattern::Any, NamePattern::Any) => {
+                self.every_server_every_tool.get_or_insert(index);
+            }
+            (NamePattern::Any, NamePattern::Exact(tool)) => {
+                self.every_server.entry(tool).or_insert(index);
+            }
+            (NamePattern::Exact(server), NamePattern::Any) => {
+                self.by_server.entry(server).or_default().every_tool.get_or_insert(index);
+            }
+            (NamePattern::Exact(server), NamePattern::Exact(tool)) => {
+                self.by_server.entry(server).or_default().tools.entry(tool).or_insert(index);
+            }
+        }
+    }
+
+    /// Position of the first entry that allows `tool_name` on `server_id`, as `some(f4c)` finds it.
+    pub fn first_match(&self, server_id: &str, tool_name: &str) -> Option<usize> {
+        let mut best = self.every_server_every_tool;
+        best = earliest(best, self.every_server.get(tool_name).copied());
+        if let Some(bucket) = self.by_server.get(server_id) {
+            best = earliest(best, bucket.every_tool);
+            best = earliest(best, bucket.tools.get(tool_name).copied());
+        }
+        best
+    }
+
+    /// Position of the first entry, other than `skip`, that matches every call `entry` matches.
+    pub fn first_covering(&self, entry: &McpEntry, skip: Option<usize>) -> Option<usize> {
+        let keep = |i: Option<usize>| i.filter(|i| Some(*i) != skip);
+        let mut best = keep(self.every_server_every_tool);
+        if let NamePattern::Exact(tool) = &entry.tool {
+            best = earliest(best, keep(self.every_server.get(tool.as_str()).copied()));
+        }
+        if let NamePattern::Exact(server) = &entry.server {
+            if let Some(bucket) = self.by_server.get(server.as_str()) {
+                best = earliest(best, keep(bucket.every_tool));
+                if let NamePattern::Exact(tool) = &entry.tool {
+                    best = earliest(best, keep(bucket.tools.get(tool.as_str()).copied()));
+                }
+            }
+        }
+        best
+    }
+
+    /// The entry string at a position of the original list.
+    pub fn entry(&self, index: usize) -> Option<&str> {
+        self.entries.get(index).map(String::as_str)
+    }
+
+    /// The list as it was given, invalid entries included.
+    pub fn entries(&self) -> &[String] {
+        &self.entries
+    }
+
+    /// Entries that were not valid and therefore match nothing.
+    pub fn invalid_entries(&self) -> &[InvalidEntry] {
+        &self.invalid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::entry::entry_matches;
+    use proptest::prelude::*;
+
+    #[test]
+    fn each_wildcard_form_is_found() {
+        let list = ["a:exact", "b:*", "*:shared", "*:*"];
+        let c = CompiledAllowlist::new(&list);
+        assert_eq!(c.first_match("a", "exact"), Some(0));
+        assert_eq!(c.first_match("b", "whatever"), Some(1));
+        assert_eq!(c.first_match("zzz", "shared"), Some(2));
+        assert_eq!(c.first_match("zzz", "other"), Some(3));
+    }
+
+    #[test]
+    fn reports_the_first_matching_entry_in_list_order() {
+        let c = CompiledAllowlist::new(&["*:*", "a:t"]);
+        assert_eq!(c.first_match("a", "t"), Some(0));
+        let c = CompiledAllowlist::new(&["a:t", "a:*", "a:t"]);
+        assert_eq!(c.first_match("a", "t"), Some(0));
+        assert_eq!(c.first_match("a", "u"), Some(1));
+    }
+
+    #[test]
+    fn no_match_without_a_covering_entry() {
+        let c = CompiledAllowlist::new(&["a:t", "b:*", "*:u"]);
+        assert_eq!(c.first_match("a", "x"), None);
+        assert_eq!(c.first_match("c", "t"), None);
+        assert_eq!(c.first_match("A", "t"), None, "case-sensitive");
+    }
+
+    #[test]
+    fn invalid_entries_are_reported_with_position_and_match_nothing() {
+        let c = CompiledAllowlist::new(&["nocolon", "a:b:c", "ok:tool", "x*:y"]);
+        let invalid: Vec<_> = c.invalid_entries().iter().map(|e| (e.index, e.entry.as_str())).collect();
+        assert_eq!(invalid, vec![(0, "nocolon"), (1, "a:b:c"), (3, "x*:y")]);
+        assert_eq!(c.first_match("x*", "y"), None);
+        assert_eq!(c.first_match("ok", "tool"), Some(2));
+        assert!(c.invalid_entries()[1].message.contains("exactly one ':'"));
+    }
+
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![Just("*".to_owned()), "[ab]{1,2}", Just("a:b".to_owned()), Just(String::new())]
+    }
+
+    proptest! {
+        /// The index answers exactly what the seed's linear `some(f4c)` answers, down to which entry.
+        #[test]
+        fn agrees_with_the_linear_scan(
+            list in proptest::collection::vec((name(), name()).prop_map(|(s, t)| format!("{s}:{t}")), 0..12),
+            server in "[ab]{1,2}",
+            tool in "[ab]{1,2}",
+        ) {
+            let linear = list.iter().position(|e| entry_matches(&server, &tool, e));
+            prop_assert_eq!(CompiledAllowlist::new(&list).first_match(&server, &tool), linear);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The Cursor MCP allowlist dialect (seed 000): `server:tool` entries with `*`
+//! wildcards, and the `m4c` decision over auto-run modes, protections and admin control.
+
+pub mod compiled;
+pub mod decision;
+pub mod edit;
+pub mod entry;
+pub mod internal_name;
+pub mod name;
+
+pub use compiled::{CompiledAllowlist, InvalidEntry};
+pub use decision::{decide_mcp, AutoRunMode, McpDecision, McpPolicy, McpReason, McpSettings};
+pub use edit::{add_tool, normalize, remove_entry, AddOutcome, AddStatus, NormalizedAllowlist, RemoveOutcome};
+pub use entry::{entry_matches, format_entry, parse_entry, EntryError, McpEntry};
+pub use internal_name::{split_tool_name, SplitToolName};
+pub use name::{validate_name, NameError, NameKind};

@@ -1,0 +1,176 @@
+//! Server and tool name validation (seed 000, `ihe`).
+//!
+//! A name is what goes on one side of a `server:tool` allowlist entry. The rules are
+//! the seed's, measured the way the seed's JavaScript measures them: length in UTF-16
+//! code units and "only whitespace" as `String.prototype.trim` sees it, so a settings
+//! page and the engine never disagree about a name.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Longest accepted name, in UTF-16 code units (JavaScript `length`).
+pub const MAX_NAME_LENGTH: usize = 256;
+/// Separates the server from the tool in an allowlist entry.
+pub const SEPARATOR: char = ':';
+/// Matches every server or every tool when it is the whole name.
+pub const WILDCARD: &str = "*";
+
+/// Which side of an entry a name belongs to; only used to word errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum NameKind {
+    Server,
+    Tool,
+}
+
+impl fmt::Display for NameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NameKind::Server => "server name",
+            NameKind::Tool => "tool name",
+        })
+    }
+}
+
+/// Why a name was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum NameProblem {
+    /// The name is the empty string.
+    Empty,
+    /// The name is longer than [`MAX_NAME_LENGTH`] UTF-16 code units.
+    TooLong { length: usize },
+    /// The name has characters, but all of them are whitespace.
+    OnlyWhitespace,
+    /// The name contains `:` or `*` and is not exactly `*`.
+    ReservedCharacter { character: char },
+}
+
+/// A refused name: which side it was on and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct NameError {
+    pub kind: NameKind,
+    #[serde(flatten)]
+    pub problem: NameProblem,
+}
+
+impl fmt::Display for NameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = self.kind;
+        match self.problem {
+            NameProblem::Empty => write!(f, "{kind} must not be empty"),
+            NameProblem::TooLong { length } => write!(
+                f,
+                "{kind} is {length} characters long; the limit is {MAX_NAME_LENGTH}"
+            ),
+            NameProblem::OnlyWhitespace => write!(f, "{kind} must not be only whitespace"),
+            NameProblem::ReservedCharacter { character } => write!(
+                f,
+                "{kind} must not contain '{character}' (':' separates server from tool, and '*' is only allowed as the whole name)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NameError {}
+
+/// Checks a server or tool name against the seed's rules.
+///
+/// `*` on its own is valid (it is the wildcard); anywhere else `:` and `*` are reserved.
+pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
+    let problem = if name.is_empty() {
+        Some(NameProblem::Empty)
+    } else if let Some(length) = utf16_length_over_limit(name) {
+        Some(NameProblem::TooLong { length })
+    } else if name.chars().all(is_js_trim_whitespace) {
+        Some(NameProblem::OnlyWhitespace)
+    } else if name == WILDCARD {
+        None
+    } else {
+        name.chars()
+            .find(|c| *c == SEPARATOR || *c == '*')
+            .map(|character| NameProblem::ReservedCharacter { character })
+    };
+    match problem {
+        Some(problem) => Err(NameError { kind, problem }),
+        None => Ok(()),
+    }
+}
+
+/// The UTF-16 length when it exceeds the limit; `None` when the name fits.
+fn utf16_length_over_limit(name: &str) -> Option<usize> {
+    // A UTF-8 string never has more UTF-16 units than bytes, so short strings skip counting.
+    if name.len() <= MAX_NAME_LENGTH {
+        return None;
+    }
+    let length = name.encode_utf16().count();
+    (length > MAX_NAME_LENGTH).then_some(length)
+}
+
+/// Whitespace as JavaScript's `trim` removes it: Unicode White_Space plus U+FEFF.
+fn is_js_trim_whitespace(c: char) -> bool {
+    c.is_whitespace() || c == '\u{FEFF}'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(name: &str) -> Option<NameProblem> {
+        validate_name(name, NameKind::Tool).err().map(|e| e.problem)
+    }
+
+    #[test]
+    fn accepts_ordinary_names_and_the_bare_wildcard() {
+        for name in ["github", "create_issue", "my-server.v2", "*", " padded ", "名前"] {
+            assert_eq!(problem(name), None, "{name:?} should be valid");
+        }
+    }
+
+    #[test]
+    fn rejects_empty() {
+        assert_eq!(problem(""), Some(NameProblem::Empty));
+    }
+
+    #[test]
+    fn length_limit_is_256_utf16_units() {
+        assert_eq!(problem(&"a".repeat(256)), None);
+        assert_eq!(problem(&"a".repeat(257)), Some(NameProblem::TooLong { length: 257 }));
+        // 'é' is 2 UTF-8 bytes but one UTF-16 unit: 256 of them still fit.
+        assert_eq!(problem(&"é".repeat(256)), None);
+        // '😀' is two UTF-16 units, as JavaScript counts it: 129 of them are 258 units.
+        assert_eq!(problem(&"😀".repeat(129)), Some(NameProblem::TooLong { length: 258 }));
+        assert_eq!(problem(&"😀".repeat(128)), None);
+    }
+
+    #[test]
+    fn rejects_whitespace_only_including_what_js_trim_strips() {
+        for name in [" ", "\t\n", "\u{00A0}", "\u{2003}", "\u{FEFF}", "\u{3000}"] {
+            assert_eq!(problem(name), Some(NameProblem::OnlyWhitespace), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_reserved_characters_unless_exactly_the_wildcard() {
+        assert_eq!(problem("a:b"), Some(NameProblem::ReservedCharacter { character: ':' }));
+        assert_eq!(problem(":"), Some(NameProblem::ReservedCharacter { character: ':' }));
+        assert_eq!(problem("git*"), Some(NameProblem::ReservedCharacter { character: '*' }));
+        assert_eq!(problem("**"), Some(NameProblem::ReservedCharacter { character: '*' }));
+        assert_eq!(problem(" *"), Some(NameProblem::ReservedCharacter { character: '*' }));
+    }
+
+    #[test]
+    fn errors_name_the_side_and_the_problem() {
+        let err = validate_name("a:b", NameKind::Server).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "server name must not contain ':' (':' separates server from tool, and '*' is only allowed as the whole name)"
+        );
+        let err = validate_name("", NameKind::Tool).unwrap_err();
+        assert_eq!(err.to_string(), "tool name must not be empty");
+    }
+}
