@@ -10,4 +10,4 @@ pub mod input;
 pub mod mcp;
 
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+pub mod bindings;

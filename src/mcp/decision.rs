@@ -165,7 +165,6 @@ pub struct McpDecision {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name_error: Option<NameError>,
     /// Invalid entries of the consulted allowlist: they matched nothing.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored_entries: Vec<InvalidEntry>,
 }
 

@@ -106,7 +106,7 @@ pub fn remove_entry(list: &[String], entry: &str) -> RemoveOutcome {
 
 /// Why normalisation dropped an entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "reason", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum DropReason {
     /// The same entry appears earlier in the list.
@@ -122,7 +122,6 @@ pub enum DropReason {
 pub struct DroppedEntry {
     pub index: usize,
     pub entry: String,
-    #[serde(flatten)]
     pub reason: DropReason,
 }
 

@@ -54,7 +54,6 @@ pub enum NameProblem {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct NameError {
     pub kind: NameKind,
-    #[serde(flatten)]
     pub problem: NameProblem,
 }
 

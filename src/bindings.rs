@@ -1,0 +1,321 @@
+//! The JavaScript API: a thin layer over the core (wasm32 only).
+//!
+//! Every function checks its JavaScript arguments before the core sees them: strings must
+//! be strings and well-formed UTF-16 (a lone surrogate would otherwise become U+FFFD and
+//! could match a different name), and objects go through [`crate::input`] so a bad field
+//! is named. Results are plain objects and arrays (no `Map`, no `BigInt`). Nothing here
+//! panics: every failure is a thrown `TypeError` or `Error` with a message.
+
+// Parameters are named as JavaScript callers see them in the generated TypeScript.
+#![allow(non_snake_case)]
+
+use crate::input::from_json;
+use crate::mcp::{self, AutoRunMode, McpSettings};
+use serde::{de::DeserializeOwned, Serialize};
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JavaScript string, seen through the one method js-sys does not bind.
+    #[wasm_bindgen(extends = js_sys::JsString)]
+    type CheckedString;
+
+    /// `String.prototype.isWellFormed` (ES2024): false when the string has a lone surrogate.
+    #[wasm_bindgen(method, js_name = isWellFormed)]
+    fn is_well_formed(this: &CheckedString) -> bool;
+}
+
+fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
+}
+
+fn error(message: &str) -> JsValue {
+    js_sys::Error::new(message).into()
+}
+
+fn describe_type(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".to_owned()
+    } else if js_sys::Array::is_array(value) {
+        "an array".to_owned()
+    } else {
+        value.js_typeof().as_string().unwrap_or_else(|| "an unknown value".to_owned())
+    }
+}
+
+/// A string argument, refused unless it is a well-formed JavaScript string.
+fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    let Some(js) = value.dyn_ref::<js_sys::JsString>() else {
+        return Err(type_error(&format!("{what} must be a string, got {}", describe_type(value))));
+    };
+    if !js.unchecked_ref::<CheckedString>().is_well_formed() {
+        return Err(type_error(&format!(
+            "{what} is not well-formed UTF-16 (it contains a lone surrogate)"
+        )));
+    }
+    Ok(String::from(js))
+}
+
+/// An optional string argument: `undefined` and `null` mean absent.
+fn optional_string_arg(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        Ok(None)
+    } else {
+        string_arg(value, what).map(Some)
+    }
+}
+
+/// A structured argument, read through `JSON.stringify` so every problem is named.
+fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+    if value.is_undefined() {
+        return Err(type_error(&format!("{what} is required, got undefined")));
+    }
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|e| {
+            let reason = e
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "it cannot be converted to JSON".to_owned());
+            type_error(&format!("{what} could not be read: {reason}"))
+        })?
+        .as_string()
+        .ok_or_else(|| type_error(&format!("{what} must be JSON-like data, got {}", describe_type(value))))?;
+    from_json(what, &text).map_err(|e| type_error(&e.to_string()))
+}
+
+fn mode_arg(value: &JsValue) -> Result<AutoRunMode, JsValue> {
+    let name = string_arg(value, "mode")?;
+    AutoRunMode::parse(&name).ok_or_else(|| {
+        error(&format!(
+            "mode must be one of {}; got {name:?}",
+            AutoRunMode::NAMES.join(", ")
+        ))
+    })
+}
+
+/// Converts a result to a plain JS value: objects, arrays, strings, numbers, booleans.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error(&format!("toolgate could not convert its result: {e}")))
+}
+
+fn to_ts<T: Serialize + tsify::Tsify>(value: &T) -> Result<Ts<T>, JsValue> {
+    to_js(value).map(Ts::new_unchecked)
+}
+
+/// The result of checking one name.
+#[derive(Serialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct NameCheck {
+    pub valid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<mcp::NameError>,
+    /// The problem in words, for a settings page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// Checks a server or tool name: non-empty, at most 256 characters, not only whitespace,
+/// and no `:` or `*` unless it is exactly `*`. `kind` only words the message.
+#[wasm_bindgen(js_name = validateName)]
+pub fn validate_name(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "\"server\" | \"tool\"")] kind: Option<JsValue>,
+) -> Result<Ts<NameCheck>, JsValue> {
+    let name = string_arg(&name, "name")?;
+    let kind = match optional_string_arg(&kind.unwrap_or(JsValue::UNDEFINED), "kind")?.as_deref() {
+        None | Some("tool") => mcp::NameKind::Tool,
+        Some("server") => mcp::NameKind::Server,
+        Some(other) => return Err(error(&format!("kind must be \"server\" or \"tool\"; got {other:?}"))),
+    };
+    let check = match mcp::validate_name(&name, kind) {
+        Ok(()) => NameCheck { valid: true, error: None, message: None },
+        Err(e) => NameCheck { valid: false, message: Some(e.to_string()), error: Some(e) },
+    };
+    to_ts(&check)
+}
+
+/// Builds the `server:tool` entry; throws if either name is invalid.
+#[wasm_bindgen(js_name = formatEntry)]
+pub fn format_entry(
+    #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+) -> Result<String, JsValue> {
+    let serverId = string_arg(&serverId, "serverId")?;
+    let toolName = string_arg(&toolName, "toolName")?;
+    mcp::format_entry(&serverId, &toolName).map_err(|e| error(&e.to_string()))
+}
+
+/// A parsed entry, or why it is not one.
+#[derive(Serialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedEntry {
+    pub valid: bool,
+    /// `"*"` for the wildcard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serverId: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toolName: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<mcp::EntryError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// Parses a `server:tool` entry: exactly one `:` and two valid names.
+#[wasm_bindgen(js_name = parseEntry)]
+pub fn parse_entry(#[wasm_bindgen(unchecked_param_type = "string")] entry: JsValue) -> Result<Ts<ParsedEntry>, JsValue> {
+    let entry = string_arg(&entry, "entry")?;
+    let parsed = match mcp::parse_entry(&entry) {
+        Ok(p) => ParsedEntry {
+            valid: true,
+            serverId: Some(p.server.as_str().to_owned()),
+            toolName: Some(p.tool.as_str().to_owned()),
+            error: None,
+            message: None,
+        },
+        Err(e) => ParsedEntry { valid: false, serverId: None, toolName: None, message: Some(e.to_string()), error: Some(e) },
+    };
+    to_ts(&parsed)
+}
+
+/// Whether one entry allows `toolName` on `serverId` (case-sensitive; invalid entries match nothing).
+#[wasm_bindgen(js_name = entryMatches)]
+pub fn entry_matches(
+    #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] entry: JsValue,
+) -> Result<bool, JsValue> {
+    let serverId = string_arg(&serverId, "serverId")?;
+    let toolName = string_arg(&toolName, "toolName")?;
+    let entry = string_arg(&entry, "entry")?;
+    Ok(mcp::entry_matches(&serverId, &toolName, &entry))
+}
+
+/// Adds `serverId:toolName` to a copy of `list`, unless it is invalid, present, or covered by a wildcard.
+#[wasm_bindgen(js_name = addToAllowlist)]
+pub fn add_to_allowlist(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] list: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+) -> Result<Ts<mcp::AddOutcome>, JsValue> {
+    let list: Vec<String> = json_arg(&list, "list")?;
+    let serverId = string_arg(&serverId, "serverId")?;
+    let toolName = string_arg(&toolName, "toolName")?;
+    to_ts(&mcp::add_tool(&list, &serverId, &toolName))
+}
+
+/// Removes every copy of `entry` from a copy of `list`, and names a wildcard that still allows it.
+#[wasm_bindgen(js_name = removeFromAllowlist)]
+pub fn remove_from_allowlist(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] list: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] entry: JsValue,
+) -> Result<Ts<mcp::RemoveOutcome>, JsValue> {
+    let list: Vec<String> = json_arg(&list, "list")?;
+    let entry = string_arg(&entry, "entry")?;
+    to_ts(&mcp::remove_entry(&list, &entry))
+}
+
+/// Drops duplicates and entries covered by a wildcard; reports invalid entries (kept in the list).
+#[wasm_bindgen(js_name = normalizeAllowlist)]
+pub fn normalize_allowlist(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] list: JsValue,
+) -> Result<Ts<mcp::NormalizedAllowlist>, JsValue> {
+    let list: Vec<String> = json_arg(&list, "list")?;
+    to_ts(&mcp::normalize(&list))
+}
+
+/// Splits `mcp_<server>_<tool>` or `mcp__<server>__<tool>`; `knownServerIds` fixes ids containing `_`.
+#[wasm_bindgen(js_name = splitToolName)]
+pub fn split_tool_name(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] fallbackServerId: Option<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] knownServerIds: Option<JsValue>,
+) -> Result<Ts<mcp::SplitToolName>, JsValue> {
+    let name = string_arg(&name, "name")?;
+    let fallback = optional_string_arg(&fallbackServerId.unwrap_or(JsValue::UNDEFINED), "fallbackServerId")?;
+    let known: Vec<String> = match knownServerIds.filter(|v| !v.is_undefined() && !v.is_null()) {
+        None => Vec::new(),
+        Some(ids) => json_arg(&ids, "knownServerIds")?,
+    };
+    to_ts(&mcp::split_tool_name(&name, fallback.as_deref(), &known))
+}
+
+/// One-shot decision (seed `m4c`). For many calls, build an `McpPolicy` once.
+#[wasm_bindgen(js_name = decideMcp)]
+pub fn decide_mcp(
+    #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+    settings: Ts<McpSettings>,
+    #[wasm_bindgen(unchecked_param_type = "AutoRunMode")] mode: JsValue,
+) -> Result<Ts<mcp::McpDecision>, JsValue> {
+    let serverId = string_arg(&serverId, "serverId")?;
+    let toolName = string_arg(&toolName, "toolName")?;
+    let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
+    let mode = mode_arg(&mode)?;
+    to_ts(&mcp::decide_mcp(&serverId, &toolName, settings, mode))
+}
+
+/// MCP settings compiled once: decisions then cost the same whatever the allowlists' length.
+#[wasm_bindgen(js_name = McpPolicy)]
+pub struct JsMcpPolicy {
+    inner: mcp::McpPolicy,
+}
+
+#[wasm_bindgen(js_class = McpPolicy)]
+impl JsMcpPolicy {
+    /// Compiles the settings. Throws, naming the field, if they are malformed.
+    #[wasm_bindgen(constructor)]
+    pub fn new(settings: Ts<McpSettings>) -> Result<JsMcpPolicy, JsValue> {
+        let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
+        Ok(JsMcpPolicy { inner: mcp::McpPolicy::new(settings) })
+    }
+
+    /// The explained decision: reason, message, matching entry, allowlist candidates.
+    pub fn decide(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AutoRunMode")] mode: JsValue,
+    ) -> Result<Ts<mcp::McpDecision>, JsValue> {
+        let serverId = string_arg(&serverId, "serverId")?;
+        let toolName = string_arg(&toolName, "toolName")?;
+        let mode = mode_arg(&mode)?;
+        to_ts(&self.inner.decide(&serverId, &toolName, mode))
+    }
+
+    /// Only whether the call needs approval: the same decision, without building the explanation.
+    #[wasm_bindgen(js_name = needsApproval)]
+    pub fn needs_approval(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AutoRunMode")] mode: JsValue,
+    ) -> Result<bool, JsValue> {
+        let serverId = string_arg(&serverId, "serverId")?;
+        let toolName = string_arg(&toolName, "toolName")?;
+        let mode = mode_arg(&mode)?;
+        Ok(self.inner.needs_approval(&serverId, &toolName, mode))
+    }
+
+    /// Whether the allowlist that counts (the admin's when admin-controlled) allows the call.
+    #[wasm_bindgen(js_name = isAllowlisted)]
+    pub fn is_allowlisted(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+    ) -> Result<bool, JsValue> {
+        let serverId = string_arg(&serverId, "serverId")?;
+        let toolName = string_arg(&toolName, "toolName")?;
+        Ok(self.inner.is_allowlisted(&serverId, &toolName))
+    }
+
+    /// Invalid entries of the allowlist that counts; they match nothing.
+    #[wasm_bindgen(getter = invalidEntries, unchecked_return_type = "InvalidEntry[]")]
+    pub fn invalid_entries(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.invalid_entries())
+    }
+}
