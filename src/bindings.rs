@@ -123,13 +123,12 @@ pub struct NameCheck {
 #[wasm_bindgen(js_name = validateName)]
 pub fn validate_name(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "\"server\" | \"tool\"")] kind: Option<JsValue>,
+    kind: Option<Ts<mcp::NameKind>>,
 ) -> Result<Ts<NameCheck>, JsValue> {
     let name = string_arg(&name, "name")?;
-    let kind = match optional_string_arg(&kind.unwrap_or(JsValue::UNDEFINED), "kind")?.as_deref() {
-        None | Some("tool") => mcp::NameKind::Tool,
-        Some("server") => mcp::NameKind::Server,
-        Some(other) => return Err(error(&format!("kind must be \"server\" or \"tool\"; got {other:?}"))),
+    let kind = match kind.map(|k| k.js_value()).filter(|k| !k.is_undefined() && !k.is_null()) {
+        None => mcp::NameKind::Tool,
+        Some(kind) => json_arg(&kind, "kind")?,
     };
     let check = match mcp::validate_name(&name, kind) {
         Ok(()) => NameCheck { valid: true, error: None, message: None },
@@ -228,20 +227,30 @@ pub fn normalize_allowlist(
     to_ts(&mcp::normalize(&list))
 }
 
+/// Options for [`split_tool_name`].
+#[derive(Default, serde::Deserialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SplitOptions {
+    /// The server to report when the name is not an internal MCP name.
+    #[serde(default)]
+    pub fallback_server_id: Option<String>,
+    /// Configured server ids; the longest that fits wins, so ids containing `_` split correctly.
+    #[serde(default)]
+    pub known_server_ids: Vec<String>,
+}
+
 /// Splits `mcp_<server>_<tool>` or `mcp__<server>__<tool>`; `knownServerIds` fixes ids containing `_`.
 #[wasm_bindgen(js_name = splitToolName)]
 pub fn split_tool_name(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] fallbackServerId: Option<JsValue>,
-    #[wasm_bindgen(unchecked_param_type = "string[]")] knownServerIds: Option<JsValue>,
+    options: Option<Ts<SplitOptions>>,
 ) -> Result<Ts<mcp::SplitToolName>, JsValue> {
     let name = string_arg(&name, "name")?;
-    let fallback = optional_string_arg(&fallbackServerId.unwrap_or(JsValue::UNDEFINED), "fallbackServerId")?;
-    let known: Vec<String> = match knownServerIds.filter(|v| !v.is_undefined() && !v.is_null()) {
-        None => Vec::new(),
-        Some(ids) => json_arg(&ids, "knownServerIds")?,
+    let options: SplitOptions = match options.map(|o| o.js_value()).filter(|o| !o.is_undefined() && !o.is_null()) {
+        None => SplitOptions::default(),
+        Some(options) => json_arg(&options, "options")?,
     };
-    to_ts(&mcp::split_tool_name(&name, fallback.as_deref(), &known))
+    to_ts(&mcp::split_tool_name(&name, options.fallback_server_id.as_deref(), &options.known_server_ids))
 }
 
 /// One-shot decision (seed `m4c`). For many calls, build an `McpPolicy` once.
@@ -260,6 +269,7 @@ pub fn decide_mcp(
 }
 
 /// MCP settings compiled once: decisions then cost the same whatever the allowlists' length.
+#[derive(Debug)]
 #[wasm_bindgen(js_name = McpPolicy)]
 pub struct JsMcpPolicy {
     inner: mcp::McpPolicy,

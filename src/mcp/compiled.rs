@@ -133,8 +133,6 @@ impl CompiledAllowlist {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::entry::entry_matches;
-    use proptest::prelude::*;
 
     #[test]
     fn each_wildcard_form_is_found() {
@@ -172,6 +170,15 @@ mod tests {
         assert_eq!(c.first_match("ok", "tool"), Some(2));
         assert!(c.invalid_entries()[1].message.contains("exactly one ':'"));
     }
+
+}
+
+/// Property tests need proptest, which is native-only.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use super::*;
+    use crate::mcp::entry::entry_matches;
+    use proptest::prelude::*;
 
     fn name() -> impl Strategy<Value = String> {
         prop_oneof![Just("*".to_owned()), "[ab]{1,2}", Just("a:b".to_owned()), Just(String::new())]

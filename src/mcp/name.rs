@@ -5,7 +5,7 @@
 //! code units and "only whitespace" as `String.prototype.trim` sees it, so a settings
 //! page and the engine never disagree about a name.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Longest accepted name, in UTF-16 code units (JavaScript `length`).
@@ -16,7 +16,7 @@ pub const SEPARATOR: char = ':';
 pub const WILDCARD: &str = "*";
 
 /// Which side of an entry a name belongs to; only used to word errors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum NameKind {

@@ -1,0 +1,43 @@
+// Serves the playground (www/) and the built package (pkg/) on 127.0.0.1.
+// Pages get the same kind of Content-Security-Policy a VS Code webview needs, so the
+// playground proves toolgate loads under it: scripts from self only, plus 'wasm-unsafe-eval'.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.ts': 'text/plain; charset=utf-8' };
+export const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' data:";
+
+/** Maps a URL path to a file under www/ or pkg/, refusing anything outside them. */
+function resolvePath(urlPath) {
+  const path = decodeURIComponent(urlPath.split('?')[0]);
+  const [base, rest] = path.startsWith('/pkg/') ? ['pkg', path.slice(5)] : ['www', path === '/' ? 'index.html' : path.slice(1)];
+  const dir = join(root, base);
+  const file = normalize(join(dir, rest));
+  return file.startsWith(dir + sep) ? file : null;
+}
+
+export function startServer(port = 0) {
+  const server = createServer(async (req, res) => {
+    const file = resolvePath(req.url ?? '/');
+    try {
+      if (!file) throw new Error('outside');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-security-policy': CSP, 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const server = await startServer(Number(process.env.PORT ?? 8080));
+  console.log(`toolgate playground: http://127.0.0.1:${server.address().port}/`);
+}

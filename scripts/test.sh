@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every test tier, in order from fastest feedback to slowest. Stops at the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tier() { echo; echo "==> $*"; }
+
+tier "set-up"
+bash scripts/setup.sh
+
+tier "lint: clippy denies unwrap/expect/panic/indexing in shipped code (native and wasm32)"
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+
+tier "native: cargo test"
+cargo test --quiet
+
+tier "build: pkg/ (Node and web builds)"
+node scripts/build.mjs
+
+tier "wasm in Node: wasm-bindgen-test"
+wasm-pack --quiet test --node --release -- --test wasm
+
+tier "wasm in headless Chromium: wasm-bindgen-test"
+WASM_BINDGEN_USE_BROWSER=1 wasm-pack --quiet test --headless --chrome --release -- --test wasm
+
+tier "types: tsc --strict against the generated .d.ts"
+node_modules/.bin/tsc -p tests/types
+
+tier "JS: the built package in Node, the esbuild bundle, the playground page in Chromium"
+node --test --test-concurrency=1 tests/js/

@@ -1,0 +1,90 @@
+// The built package as an extension author uses it: `require` of the Node build,
+// the web build through `initSync` with the .wasm bytes, and both deciding identically.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { installPackage, packedFiles } from './install-package.mjs';
+
+const require = installPackage();
+const toolgate = require('toolgate');
+
+test('the package ships both builds, their types and nothing else', () => {
+  const files = packedFiles();
+  for (const f of ['node/toolgate.js', 'node/toolgate.d.ts', 'node/toolgate_bg.wasm', 'web/toolgate.js',
+    'web/toolgate.d.ts', 'web/toolgate_bg.wasm', 'package.json', 'README.md']) {
+    assert.ok(files.includes(f), `${f} is missing from the package`);
+  }
+  assert.ok(!files.some((f) => f.endsWith('.gitignore') || f.includes('target/')), files.join(', '));
+});
+
+test('require() resolves the synchronous Node build', () => {
+  assert.match(require.resolve('toolgate'), /node[\\/]toolgate\.js$/);
+  assert.equal(typeof toolgate.decideMcp, 'function');
+  assert.equal(typeof toolgate.McpPolicy, 'function');
+  assert.equal(toolgate.default, undefined, 'the Node build needs no init()');
+});
+
+test('a compiled policy decides and explains', () => {
+  const policy = new toolgate.McpPolicy({ mcpAllowedTools: ['github:*', 'docs:search'], mcpToolsProtection: false });
+  const d = policy.decide('github', 'create_issue', 'yolo');
+  assert.equal(d.needApproval, false);
+  assert.equal(d.reason, 'allowlisted');
+  assert.deepEqual(d.matched, { list: 'user', index: 0, entry: 'github:*' });
+  const ask = policy.decide('docs', 'delete', 'yolo');
+  assert.equal(ask.needApproval, true);
+  assert.deepEqual(ask.candidatesForAllowlist, [{ server: 'docs', tool: 'delete' }]);
+  assert.equal(policy.needsApproval('docs', 'delete', 'yolo'), true);
+  assert.equal(policy.isAllowlisted('docs', 'search'), true);
+  policy.free();
+});
+
+test('the "Add to allowlist" flow: add, skip duplicates and covered tools, refuse invalid names', () => {
+  let list = [];
+  let out = toolgate.addToAllowlist(list, 'github', 'create_issue');
+  assert.equal(out.status, 'added');
+  list = out.list;
+  assert.deepEqual(list, ['github:create_issue']);
+  assert.equal(toolgate.addToAllowlist(list, 'github', 'create_issue').status, 'alreadyPresent');
+  list = toolgate.addToAllowlist(list, 'github', '*').list;
+  out = toolgate.addToAllowlist(list, 'github', 'delete_repo');
+  assert.equal(out.status, 'coveredByWildcard');
+  assert.equal(out.coveredBy, 'github:*');
+  out = toolgate.addToAllowlist(list, 'git:hub', 'x');
+  assert.equal(out.status, 'invalid');
+  assert.deepEqual(out.list, list, 'the list is unchanged');
+  assert.match(out.message, /server name must not contain ':'/);
+  assert.deepEqual(toolgate.normalizeAllowlist(list).list, ['github:*']);
+});
+
+test('bad input throws clear errors and the instance keeps working', () => {
+  assert.throws(() => toolgate.decideMcp('s', 42, {}, 'yolo'), { name: 'TypeError', message: 'toolName must be a string, got number' });
+  assert.throws(() => toolgate.decideMcp('s', 't', { mcpAllowedTools: 'github:*' }, 'yolo'), /settings\.mcpAllowedTools: invalid type: string "github:\*", expected a sequence/);
+  assert.throws(() => toolgate.decideMcp('s', 't', {}, 'YOLO'), /mode must be one of ask_every_time, yolo, full_yolo/);
+  assert.throws(() => new toolgate.McpPolicy({ mcpAllowedTools: [1n] }), /BigInt/);
+  assert.throws(() => toolgate.validateName('\uD83D'), /lone surrogate/);
+  assert.throws(() => toolgate.addToAllowlist(new Map(), 's', 't'), /list: invalid type: map, expected a sequence/);
+  assert.equal(toolgate.validateName('x'.repeat(100000)).error.problem.code, 'tooLong');
+  assert.equal(toolgate.decideMcp('s', 't', {}, 'ask_every_time').needApproval, true);
+});
+
+test('the web build, initialised synchronously from bytes, decides exactly like the Node build', async () => {
+  const webPath = require.resolve('toolgate/web');
+  const web = await import(pathToFileURL(webPath).href);
+  const wasm = readFileSync(require.resolve('toolgate/toolgate_bg.wasm'));
+  web.initSync({ module: wasm });
+  const settings = [
+    { mcpAllowedTools: ['github:*', '*:search', 'bad'], mcpToolsProtection: false, playwrightProtection: false },
+    { isAdminControlled: true, adminMcpAllowedTools: ['docs:*'], mcpAllowedTools: ['github:*'], mcpToolsProtection: false },
+    { mcpAllowlistsEnabled: false, yoloMcpToolsDisabled: false },
+    {},
+  ];
+  const calls = [['github', 'x'], ['docs', 'search'], ['cursor-ide-browser', 'navigate'], ['a:b', 'x'], ['other', 'y']];
+  for (const s of settings) {
+    for (const [server, tool] of calls) {
+      for (const mode of ['ask_every_time', 'yolo', 'full_yolo']) {
+        assert.deepEqual(web.decideMcp(server, tool, s, mode), toolgate.decideMcp(server, tool, s, mode));
+      }
+    }
+  }
+});

@@ -1,0 +1,60 @@
+// The playground page in headless Chromium, served under a webview-style CSP: type an allowlist
+// and a call, see the decision and its reason, use "Add to allowlist".
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+let server, browser, page, url;
+const errors = [];
+
+before(async () => {
+  server = await startServer(0);
+  url = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-sync'],
+  });
+  page = await browser.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('loads under the CSP with no errors and shows the first decision', async () => {
+  assert.deepEqual(errors, []);
+  assert.equal(await page.textContent('#verdict'), 'Runs without asking');
+  assert.match(await page.textContent('#matched'), /user entry #0: github:\*/);
+});
+
+test('a call outside the allowlist asks and offers "Add to allowlist", which then allows it', async () => {
+  await page.fill('#server', 'jira');
+  await page.fill('#tool', 'create_ticket');
+  assert.equal(await page.textContent('#verdict'), 'Asks the user');
+  assert.match(await page.textContent('#reason'), /notAllowlisted: jira:create_ticket is not in the allowlist/);
+  await page.click('#add');
+  assert.match(await page.inputValue('#allowlist'), /\njira:create_ticket$/);
+  assert.equal(await page.textContent('#verdict'), 'Runs without asking');
+  assert.equal(await page.isHidden('#add'), true);
+});
+
+test('invalid entries are pointed out, and protection and modes change the decision', async () => {
+  await page.fill('#allowlist', 'github:*\nnot an entry');
+  assert.match(await page.textContent('#entry-problems'), /entry 2 "not an entry": entry must have the form server:tool/);
+  await page.fill('#server', 'github');
+  await page.fill('#tool', 'mcp_github_create_issue');
+  assert.equal(await page.textContent('#verdict'), 'Runs without asking');
+  await page.check('#mcpToolsProtection');
+  assert.match(await page.textContent('#reason'), /^mcpProtection:/);
+  await page.uncheck('#mcpToolsProtection');
+  await page.selectOption('#mode', 'ask_every_time');
+  assert.match(await page.textContent('#reason'), /^askEveryTime:/);
+  assert.deepEqual(errors, []);
+});

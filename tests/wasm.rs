@@ -1,0 +1,99 @@
+//! The JavaScript boundary, run by wasm-bindgen-test in Node and in headless Chromium.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Object, Reflect, JSON};
+use toolgate::bindings::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+fn js(json: &str) -> JsValue {
+    JSON::parse(json).unwrap()
+}
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(key)).unwrap()
+}
+
+fn settings(json: &str) -> tsify::Ts<toolgate::mcp::McpSettings> {
+    tsify::Ts::new_unchecked(js(json))
+}
+
+fn error_message(err: JsValue) -> String {
+    err.dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+fn decisions_are_plain_objects_with_plain_arrays() {
+    let d = decide_mcp("github".into(), "x".into(), settings(r#"{"mcpToolsProtection":false}"#), "yolo".into()).unwrap();
+    let d: JsValue = d.js_value();
+    assert_eq!(Object::get_prototype_of(&d), Object::get_prototype_of(&Object::new()), "a plain object, not a Map");
+    assert!(Array::is_array(&get(&d, "candidatesForAllowlist")));
+    assert_eq!(get(&d, "needApproval"), JsValue::TRUE);
+    assert_eq!(get(&d, "reason"), JsValue::from_str("notAllowlisted"));
+    // Numbers are numbers, not BigInt.
+    let p = JsMcpPolicy::new(settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["a:b","github:*"]}"#)).unwrap();
+    let d: JsValue = p.decide("github".into(), "x".into(), "yolo".into()).unwrap().js_value();
+    assert_eq!(get(&get(&d, "matched"), "index").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+fn wrong_types_throw_type_errors_naming_the_argument() {
+    let err = decide_mcp(JsValue::from(3), "x".into(), settings("{}"), "yolo".into()).unwrap_err();
+    assert!(err.is_instance_of::<js_sys::TypeError>());
+    assert_eq!(error_message(err), "serverId must be a string, got number");
+    let err = decide_mcp("s".into(), JsValue::NULL, settings("{}"), "yolo".into()).unwrap_err();
+    assert_eq!(error_message(err), "toolName must be a string, got null");
+    let err = add_to_allowlist(js(r#"["a:b", 7]"#), "s".into(), "t".into()).unwrap_err();
+    assert_eq!(error_message(err), "list[1]: invalid type: integer `7`, expected a string");
+}
+
+#[wasm_bindgen_test]
+fn lone_surrogates_are_refused_not_replaced() {
+    let lone = JsValue::from(js_sys::JsString::from_char_code1(0xD800));
+    let err = validate_name(lone.clone(), None).unwrap_err();
+    assert!(error_message(err).contains("lone surrogate"));
+    // Inside a settings object too: U+FFFD must not be allowed to stand in for it.
+    let list = Array::of1(&JsValue::from(js_sys::JsString::from("srv:").concat(&lone)));
+    let s = Object::new();
+    Reflect::set(&s, &"mcpAllowedTools".into(), &list).unwrap();
+    let err = JsMcpPolicy::new(tsify::Ts::new_unchecked(s.into())).unwrap_err();
+    assert!(error_message(err).starts_with("settings.mcpAllowedTools[0]: string is not well-formed UTF-16"));
+}
+
+#[wasm_bindgen_test]
+fn bigint_and_cyclic_settings_are_errors() {
+    let s = Object::new();
+    Reflect::set(&s, &"mcpAllowedTools".into(), &js_sys::BigInt::from(1u32).into()).unwrap();
+    assert!(error_message(JsMcpPolicy::new(tsify::Ts::new_unchecked(s.clone().into())).unwrap_err()).contains("BigInt"));
+    Reflect::set(&s, &"mcpAllowedTools".into(), &s).unwrap();
+    assert!(error_message(JsMcpPolicy::new(tsify::Ts::new_unchecked(s.into())).unwrap_err()).starts_with("settings could not be read"));
+}
+
+#[wasm_bindgen_test]
+fn huge_names_are_invalid_results_not_crashes() {
+    let huge = "x".repeat(1 << 20);
+    let check: JsValue = validate_name(JsValue::from_str(&huge), None).unwrap().js_value();
+    assert_eq!(get(&check, "valid"), JsValue::FALSE);
+    assert_eq!(get(&get(&get(&check, "error"), "problem"), "code"), JsValue::from_str("tooLong"));
+    let d: JsValue = decide_mcp("s".into(), JsValue::from_str(&huge), settings("{}"), "full_yolo".into()).unwrap().js_value();
+    assert_eq!(get(&d, "reason"), JsValue::from_str("invalidName"));
+}
+
+#[wasm_bindgen_test]
+fn the_instance_stays_usable_after_errors() {
+    for _ in 0..100 {
+        assert!(decide_mcp(JsValue::UNDEFINED, JsValue::UNDEFINED, settings("null"), JsValue::UNDEFINED).is_err());
+    }
+    let d: JsValue = decide_mcp("s".into(), "t".into(), settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["s:t"]}"#), "yolo".into())
+        .unwrap()
+        .js_value();
+    assert_eq!(get(&d, "needApproval"), JsValue::FALSE);
+}
+
+#[wasm_bindgen_test]
+fn optional_arguments_may_be_omitted() {
+    let split: JsValue = split_tool_name("mcp_my_server_tool".into(), Some(tsify::Ts::new_unchecked(js(r#"{"knownServerIds":["my_server"]}"#)))).unwrap().js_value();
+    assert_eq!(get(&split, "serverId"), JsValue::from_str("my_server"));
+    let split: JsValue = split_tool_name("read".into(), None).unwrap().js_value();
+    assert!(get(&split, "serverId").is_undefined());
+}
