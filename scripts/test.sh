@@ -19,10 +19,10 @@ tier "build: pkg/ (Node and web builds)"
 node scripts/build.mjs
 
 tier "wasm in Node: wasm-bindgen-test"
-wasm-pack --quiet test --node --release -- --test wasm
+wasm-pack test --node --release -- --test wasm
 
 tier "wasm in headless Chromium: wasm-bindgen-test"
-WASM_BINDGEN_USE_BROWSER=1 wasm-pack --quiet test --headless --chrome --release -- --test wasm
+WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --release -- --test wasm
 
 tier "types: tsc --strict against the generated .d.ts"
 node_modules/.bin/tsc -p tests/types

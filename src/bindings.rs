@@ -58,15 +58,6 @@ fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
     Ok(String::from(js))
 }
 
-/// An optional string argument: `undefined` and `null` mean absent.
-fn optional_string_arg(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        Ok(None)
-    } else {
-        string_arg(value, what).map(Some)
-    }
-}
-
 /// A structured argument, read through `JSON.stringify` so every problem is named.
 fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
     if value.is_undefined() {
