@@ -2,7 +2,7 @@
 // web build (ES module, `init()` / `initSync({ module })`) behind one `exports` map.
 // wasm-pack never downloads (--mode no-install); wasm-opt comes from the npm `binaryen` package.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,8 +29,38 @@ for (const { target, dir, type } of builds) {
   run(wasmOpt, ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
     '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', wasm, '-o', wasm]);
   rmSync(join(out, '.gitignore'), { force: true });
+  if (type === 'commonjs') {
+    snippetsToCommonJs(join(out, 'snippets'));
+    bundlerFriendlyRequires(join(out, 'toolgate.js'));
+  }
   // Tells Node how to load this folder's .js: CommonJS for the Node build, ESM for the web build.
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
+}
+
+/**
+ * wasm-bindgen writes inline JS snippets as ES modules even for the Node build, whose glue
+ * `require`s them. Ours only declare `export function`s, so they become CommonJS here and
+ * load on every Node version (and in any CommonJS bundle) without require(esm).
+ */
+function snippetsToCommonJs(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { recursive: true })) {
+    if (!String(entry).endsWith('.js')) continue;
+    const file = join(dir, String(entry));
+    const source = readFileSync(file, 'utf8');
+    const names = [...source.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
+    if (/^\s*(import|export)\b(?! function)/m.test(source)) {
+      throw new Error(`${file}: only \`export function\` snippets can be converted to CommonJS`);
+    }
+    const body = source.replace(/^export function /gm, 'function ');
+    writeFileSync(file, `${body}\nmodule.exports = { ${names.join(', ')} };\n`);
+  }
+}
+
+/** The Node glue writes require(String.raw`./x.js`); bundlers only follow string literals. */
+function bundlerFriendlyRequires(glue) {
+  const source = readFileSync(glue, 'utf8');
+  writeFileSync(glue, source.replace(/require\(String\.raw`([^`\\'"$]+)`\)/g, (_, path) => `require(${JSON.stringify(path)})`));
 }
 
 const version = readFileSync(join(root, 'Cargo.toml'), 'utf8').match(/^version = "([^"]+)"/m)[1];

@@ -27,6 +27,77 @@ extern "C" {
     fn is_well_formed(this: &CheckedString) -> bool;
 }
 
+#[wasm_bindgen(inline_js = r#"
+// The hot path's only hand-written glue: copies two ASCII strings into a buffer the policy
+// owns, in one crossing. Anything else returns -1 and Rust takes the checked path.
+let memory = null;
+let bytes = new Uint8Array(0);
+export function attach_memory(m) { memory = m; }
+function put(s, at, room) {
+  const n = s.length;
+  if (n > room) return -1;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return -1;
+    bytes[at + i] = c;
+  }
+  return n;
+}
+export function copy_ascii_pair(a, b, ptr, cap) {
+  if (typeof a !== 'string' || typeof b !== 'string' || memory === null) return -1;
+  if (bytes.byteLength === 0) bytes = new Uint8Array(memory.buffer);
+  const la = put(a, ptr, cap);
+  if (la < 0) return -1;
+  const lb = put(b, ptr + la, cap - la);
+  if (lb < 0) return -1;
+  return la * 65536 + lb;
+}
+"#)]
+extern "C" {
+    fn attach_memory(memory: JsValue);
+    fn copy_ascii_pair(a: &JsValue, b: &JsValue, ptr: *mut u8, cap: usize) -> i32;
+}
+
+/// Room for two names at the 256-unit limit; longer or non-ASCII names take the checked path.
+const PAIR_CAPACITY: usize = 1024;
+
+/// A reusable buffer for [`copy_ascii_pair`], so the hot path allocates nothing.
+#[derive(Debug)]
+struct PairBuffer(std::cell::RefCell<Box<[u8; PAIR_CAPACITY]>>);
+
+impl PairBuffer {
+    fn new() -> Self {
+        attach_memory(wasm_bindgen::memory());
+        PairBuffer(std::cell::RefCell::new(Box::new([0; PAIR_CAPACITY])))
+    }
+
+    /// Runs `f` on the two strings, copied in one crossing when both are short ASCII strings,
+    /// else through [`string_arg`] with its type and well-formedness checks.
+    fn with_pair<R>(
+        &self,
+        a: &JsValue,
+        a_name: &str,
+        b: &JsValue,
+        b_name: &str,
+        f: impl FnOnce(&str, &str) -> R,
+    ) -> Result<R, JsValue> {
+        if let Ok(mut buffer) = self.0.try_borrow_mut() {
+            let code = copy_ascii_pair(a, b, buffer.as_mut_ptr(), PAIR_CAPACITY);
+            if let Ok(code) = usize::try_from(code) {
+                let (la, lb) = (code >> 16, code & 0xFFFF);
+                let first = buffer.get(..la).and_then(|s| std::str::from_utf8(s).ok());
+                let second = buffer.get(la..la + lb).and_then(|s| std::str::from_utf8(s).ok());
+                if let (Some(first), Some(second)) = (first, second) {
+                    return Ok(f(first, second));
+                }
+            }
+        }
+        let a = string_arg(a, a_name)?;
+        let b = string_arg(b, b_name)?;
+        Ok(f(&a, &b))
+    }
+}
+
 fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
@@ -46,16 +117,20 @@ fn describe_type(value: &JsValue) -> String {
 }
 
 /// A string argument, refused unless it is a well-formed JavaScript string.
+///
+/// One crossing in the common case: `as_string` both checks the type and copies. A lone
+/// surrogate always decodes to U+FFFD, so only a string containing U+FFFD costs a second
+/// call to tell a real U+FFFD from a replaced surrogate.
 fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
-    let Some(js) = value.dyn_ref::<js_sys::JsString>() else {
+    let Some(text) = value.as_string() else {
         return Err(type_error(&format!("{what} must be a string, got {}", describe_type(value))));
     };
-    if !js.unchecked_ref::<CheckedString>().is_well_formed() {
+    if text.contains(char::REPLACEMENT_CHARACTER) && !value.unchecked_ref::<CheckedString>().is_well_formed() {
         return Err(type_error(&format!(
             "{what} is not well-formed UTF-16 (it contains a lone surrogate)"
         )));
     }
-    Ok(String::from(js))
+    Ok(text)
 }
 
 /// A structured argument, read through `JSON.stringify` so every problem is named.
@@ -76,14 +151,30 @@ fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsVal
     from_json(what, &text).map_err(|e| type_error(&e.to_string()))
 }
 
-fn mode_arg(value: &JsValue) -> Result<AutoRunMode, JsValue> {
-    let name = string_arg(value, "mode")?;
-    AutoRunMode::parse(&name).ok_or_else(|| {
-        error(&format!(
-            "mode must be one of {}; got {name:?}",
-            AutoRunMode::NAMES.join(", ")
-        ))
-    })
+/// The auto-run mode as JavaScript passes it. A string enum costs no string conversion:
+/// the glue maps the string to a number, and anything else to an invalid marker.
+#[wasm_bindgen(js_name = AutoRunMode)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsAutoRunMode {
+    AskEveryTime = "ask_every_time",
+    Yolo = "yolo",
+    FullYolo = "full_yolo",
+}
+
+impl JsAutoRunMode {
+    fn to_core(self) -> Option<AutoRunMode> {
+        match self {
+            JsAutoRunMode::AskEveryTime => Some(AutoRunMode::AskEveryTime),
+            JsAutoRunMode::Yolo => Some(AutoRunMode::Yolo),
+            JsAutoRunMode::FullYolo => Some(AutoRunMode::FullYolo),
+            _ => None,
+        }
+    }
+}
+
+fn mode_arg(mode: JsAutoRunMode) -> Result<AutoRunMode, JsValue> {
+    mode.to_core()
+        .ok_or_else(|| error(&format!("mode must be one of {}", AutoRunMode::NAMES.join(", "))))
 }
 
 /// Converts a result to a plain JS value: objects, arrays, strings, numbers, booleans.
@@ -250,12 +341,12 @@ pub fn decide_mcp(
     #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
     settings: Ts<McpSettings>,
-    #[wasm_bindgen(unchecked_param_type = "AutoRunMode")] mode: JsValue,
+    mode: JsAutoRunMode,
 ) -> Result<Ts<mcp::McpDecision>, JsValue> {
     let serverId = string_arg(&serverId, "serverId")?;
     let toolName = string_arg(&toolName, "toolName")?;
     let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
-    let mode = mode_arg(&mode)?;
+    let mode = mode_arg(mode)?;
     to_ts(&mcp::decide_mcp(&serverId, &toolName, settings, mode))
 }
 
@@ -264,6 +355,7 @@ pub fn decide_mcp(
 #[wasm_bindgen(js_name = McpPolicy)]
 pub struct JsMcpPolicy {
     inner: mcp::McpPolicy,
+    names: PairBuffer,
 }
 
 #[wasm_bindgen(js_class = McpPolicy)]
@@ -272,7 +364,7 @@ impl JsMcpPolicy {
     #[wasm_bindgen(constructor)]
     pub fn new(settings: Ts<McpSettings>) -> Result<JsMcpPolicy, JsValue> {
         let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
-        Ok(JsMcpPolicy { inner: mcp::McpPolicy::new(settings) })
+        Ok(JsMcpPolicy { inner: mcp::McpPolicy::new(settings), names: PairBuffer::new() })
     }
 
     /// The explained decision: reason, message, matching entry, allowlist candidates.
@@ -280,38 +372,39 @@ impl JsMcpPolicy {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AutoRunMode")] mode: JsValue,
+        mode: JsAutoRunMode,
     ) -> Result<Ts<mcp::McpDecision>, JsValue> {
         let serverId = string_arg(&serverId, "serverId")?;
         let toolName = string_arg(&toolName, "toolName")?;
-        let mode = mode_arg(&mode)?;
+        let mode = mode_arg(mode)?;
         to_ts(&self.inner.decide(&serverId, &toolName, mode))
     }
 
-    /// Only whether the call needs approval: the same decision, without building the explanation.
+    /// Only whether the call needs approval: the same decision as `decide`, for the hot path.
     #[wasm_bindgen(js_name = needsApproval)]
     pub fn needs_approval(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AutoRunMode")] mode: JsValue,
+        mode: JsAutoRunMode,
     ) -> Result<bool, JsValue> {
-        let serverId = string_arg(&serverId, "serverId")?;
-        let toolName = string_arg(&toolName, "toolName")?;
-        let mode = mode_arg(&mode)?;
-        Ok(self.inner.needs_approval(&serverId, &toolName, mode))
+        let mode = mode_arg(mode)?;
+        self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| {
+            self.inner.needs_approval(server, tool, mode)
+        })
     }
 
     /// Whether the allowlist that counts (the admin's when admin-controlled) allows the call.
+    /// Invalid names are never allowlisted, even under `*:*`.
     #[wasm_bindgen(js_name = isAllowlisted)]
     pub fn is_allowlisted(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
     ) -> Result<bool, JsValue> {
-        let serverId = string_arg(&serverId, "serverId")?;
-        let toolName = string_arg(&toolName, "toolName")?;
-        Ok(self.inner.is_allowlisted(&serverId, &toolName))
+        self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| {
+            self.inner.is_allowlisted(server, tool)
+        })
     }
 
     /// Invalid entries of the allowlist that counts; they match nothing.

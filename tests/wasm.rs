@@ -24,7 +24,7 @@ fn error_message(err: JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn decisions_are_plain_objects_with_plain_arrays() {
-    let d = decide_mcp("github".into(), "x".into(), settings(r#"{"mcpToolsProtection":false}"#), "yolo".into()).unwrap();
+    let d = decide_mcp("github".into(), "x".into(), settings(r#"{"mcpToolsProtection":false}"#), JsAutoRunMode::Yolo).unwrap();
     let d: JsValue = d.js_value();
     assert_eq!(Object::get_prototype_of(&d), Object::get_prototype_of(&Object::new()), "a plain object, not a Map");
     assert!(Array::is_array(&get(&d, "candidatesForAllowlist")));
@@ -32,16 +32,16 @@ fn decisions_are_plain_objects_with_plain_arrays() {
     assert_eq!(get(&d, "reason"), JsValue::from_str("notAllowlisted"));
     // Numbers are numbers, not BigInt.
     let p = JsMcpPolicy::new(settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["a:b","github:*"]}"#)).unwrap();
-    let d: JsValue = p.decide("github".into(), "x".into(), "yolo".into()).unwrap().js_value();
+    let d: JsValue = p.decide("github".into(), "x".into(), JsAutoRunMode::Yolo).unwrap().js_value();
     assert_eq!(get(&get(&d, "matched"), "index").as_f64(), Some(1.0));
 }
 
 #[wasm_bindgen_test]
 fn wrong_types_throw_type_errors_naming_the_argument() {
-    let err = decide_mcp(JsValue::from(3), "x".into(), settings("{}"), "yolo".into()).unwrap_err();
+    let err = decide_mcp(JsValue::from(3), "x".into(), settings("{}"), JsAutoRunMode::Yolo).unwrap_err();
     assert!(err.is_instance_of::<js_sys::TypeError>());
     assert_eq!(error_message(err), "serverId must be a string, got number");
-    let err = decide_mcp("s".into(), JsValue::NULL, settings("{}"), "yolo".into()).unwrap_err();
+    let err = decide_mcp("s".into(), JsValue::NULL, settings("{}"), JsAutoRunMode::Yolo).unwrap_err();
     assert_eq!(error_message(err), "toolName must be a string, got null");
     let err = add_to_allowlist(js(r#"["a:b", 7]"#), "s".into(), "t".into()).unwrap_err();
     assert_eq!(error_message(err), "list[1]: invalid type: integer `7`, expected a string");
@@ -75,16 +75,16 @@ fn huge_names_are_invalid_results_not_crashes() {
     let check: JsValue = validate_name(JsValue::from_str(&huge), None).unwrap().js_value();
     assert_eq!(get(&check, "valid"), JsValue::FALSE);
     assert_eq!(get(&get(&get(&check, "error"), "problem"), "code"), JsValue::from_str("tooLong"));
-    let d: JsValue = decide_mcp("s".into(), JsValue::from_str(&huge), settings("{}"), "full_yolo".into()).unwrap().js_value();
+    let d: JsValue = decide_mcp("s".into(), JsValue::from_str(&huge), settings("{}"), JsAutoRunMode::FullYolo).unwrap().js_value();
     assert_eq!(get(&d, "reason"), JsValue::from_str("invalidName"));
 }
 
 #[wasm_bindgen_test]
 fn the_instance_stays_usable_after_errors() {
     for _ in 0..100 {
-        assert!(decide_mcp(JsValue::UNDEFINED, JsValue::UNDEFINED, settings("null"), JsValue::UNDEFINED).is_err());
+        assert!(decide_mcp(JsValue::UNDEFINED, JsValue::UNDEFINED, settings("null"), JsAutoRunMode::Yolo).is_err());
     }
-    let d: JsValue = decide_mcp("s".into(), "t".into(), settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["s:t"]}"#), "yolo".into())
+    let d: JsValue = decide_mcp("s".into(), "t".into(), settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["s:t"]}"#), JsAutoRunMode::Yolo)
         .unwrap()
         .js_value();
     assert_eq!(get(&d, "needApproval"), JsValue::FALSE);

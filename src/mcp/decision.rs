@@ -15,7 +15,6 @@ pub const BROWSER_SERVER_IDS: [&str; 2] = ["cursor-browser-extension", "cursor-i
 /// The composer's auto-run mode, spelled as the seed spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum AutoRunMode {
     /// Every call asks; the allowlist is not consulted.
     AskEveryTime,

@@ -46,6 +46,9 @@ pub enum NameProblem {
     OnlyWhitespace,
     /// The name contains `:` or `*` and is not exactly `*`.
     ReservedCharacter { character: char },
+    /// The name contains U+FFFD, which is what a lone surrogate becomes on its way in from
+    /// JavaScript; the two cannot be told apart, so neither is accepted (beyond the seed).
+    ReplacementCharacter,
 }
 
 /// A refused name: which side it was on and what is wrong with it.
@@ -71,6 +74,10 @@ impl fmt::Display for NameError {
                 f,
                 "{kind} must not contain '{character}' (':' separates server from tool, and '*' is only allowed as the whole name)"
             ),
+            NameProblem::ReplacementCharacter => write!(
+                f,
+                "{kind} must not contain U+FFFD (it stands for text that was not well-formed, such as a lone surrogate)"
+            ),
         }
     }
 }
@@ -87,6 +94,8 @@ pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
         Some(NameProblem::TooLong { length })
     } else if name.chars().all(is_js_trim_whitespace) {
         Some(NameProblem::OnlyWhitespace)
+    } else if name.contains(char::REPLACEMENT_CHARACTER) {
+        Some(NameProblem::ReplacementCharacter)
     } else if name == WILDCARD {
         None
     } else {
@@ -160,6 +169,11 @@ mod tests {
         assert_eq!(problem("git*"), Some(NameProblem::ReservedCharacter { character: '*' }));
         assert_eq!(problem("**"), Some(NameProblem::ReservedCharacter { character: '*' }));
         assert_eq!(problem(" *"), Some(NameProblem::ReservedCharacter { character: '*' }));
+    }
+
+    #[test]
+    fn rejects_the_replacement_character_a_lone_surrogate_turns_into() {
+        assert_eq!(problem("tool\u{FFFD}"), Some(NameProblem::ReplacementCharacter));
     }
 
     #[test]

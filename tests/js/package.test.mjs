@@ -68,6 +68,26 @@ test('bad input throws clear errors and the instance keeps working', () => {
   assert.equal(toolgate.decideMcp('s', 't', {}, 'ask_every_time').needApproval, true);
 });
 
+test('the fast methods check their arguments exactly like decide()', () => {
+  const policy = new toolgate.McpPolicy({ mcpAllowedTools: ['*:*'], mcpToolsProtection: false });
+  assert.equal(policy.needsApproval('github', 'x', 'yolo'), false);
+  assert.equal(policy.isAllowlisted('github', 'x'), true);
+  // Non-ASCII and long names leave the one-crossing copy for the checked path, with the same answers.
+  assert.equal(policy.isAllowlisted('gîthub', 'outil'), true);
+  assert.equal(policy.isAllowlisted('g'.repeat(300), 'x'), false, 'too long is an invalid name, even under *:*');
+  assert.equal(policy.needsApproval('g'.repeat(300), 'x', 'full_yolo'), true);
+  for (const method of ['isAllowlisted', 'needsApproval']) {
+    const call = (s, t) => policy[method](s, t, 'yolo');
+    assert.throws(() => call(42, 'x'), { name: 'TypeError', message: 'serverId must be a string, got number' });
+    assert.throws(() => call('github', {}), { name: 'TypeError', message: 'toolName must be a string, got object' });
+    assert.throws(() => call(['github'], 'x'), { name: 'TypeError', message: 'serverId must be a string, got an array' });
+    assert.throws(() => call('github', 'x\uD800'), { name: 'TypeError', message: 'toolName is not well-formed UTF-16 (it contains a lone surrogate)' });
+  }
+  assert.throws(() => policy.needsApproval('github', 'x', 'YOLO'), /mode must be one of ask_every_time, yolo, full_yolo/);
+  assert.equal(policy.isAllowlisted('tool\uFFFD', 'x'), false, 'U+FFFD is refused like the surrogate it may stand for');
+  assert.equal(policy.needsApproval('github', 'x', 'yolo'), false, 'the policy still works after the errors');
+});
+
 test('the web build, initialised synchronously from bytes, decides exactly like the Node build', async () => {
   const webPath = require.resolve('toolgate/web');
   const web = await import(pathToFileURL(webPath).href);
