@@ -7,6 +7,7 @@
 //! Each design the engine follows is a *dialect*: [`mcp`] is the Cursor MCP allowlist.
 
 pub mod input;
+pub mod shell;
 pub mod mcp;
 
 #[cfg(target_arch = "wasm32")]

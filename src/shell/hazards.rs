@@ -1,0 +1,411 @@
+//! What an allow rule never covers.
+//!
+//! An allow rule says "this command is fine"; it cannot know that this particular call
+//! writes a file, changes the environment, runs a substitution, or passes the one flag
+//! that turns a read-only tool into one that executes or writes. Those are *hazards*: an
+//! item that has one is never allowed by a rule (the tool's default still applies). The
+//! flag hazards are the table [`EXECUTING_FLAGS`], looked up through wrappers such as
+//! `sudo` and `env`.
+
+use serde::Serialize;
+
+/// The kind of a hazard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum HazardKind {
+    /// Output redirected to a file (`> ~/.bashrc`); `/dev/null` is exempt.
+    OutputRedirect,
+    /// A leading `VAR=value` (`PAGER=… git log`, `LD_PRELOAD=…`).
+    EnvAssignment,
+    /// `$VAR`, `${…}`, `$(…)`, backticks, `$((…))`, `<(…)`, `>(…)`: the text is not what runs.
+    Expansion,
+    /// A flag from [`EXECUTING_FLAGS`].
+    ExecutingFlag,
+}
+
+/// Why one item cannot be covered by an allow rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Hazard {
+    pub kind: HazardKind,
+    /// What triggered it: the redirect target, variable name, expansion text or flag.
+    pub subject: String,
+    pub why: String,
+}
+
+impl Hazard {
+    pub(crate) fn new(kind: HazardKind, subject: &str, why: &str) -> Self {
+        Hazard { kind, subject: subject.to_owned(), why: why.to_owned() }
+    }
+
+    pub(crate) fn expansion(kind: &str, text: &str) -> Self {
+        Hazard::new(HazardKind::Expansion, text, &format!("{kind}: the command that runs is not the text the rules see"))
+    }
+}
+
+/// How a rule recognises the dangerous use of a command.
+#[derive(Debug, Clone, Copy)]
+pub enum FlagMatch {
+    /// Any use of the command.
+    Always,
+    /// One of these options: exactly, as `--long=value`, or a two-letter short option with its value attached.
+    Option(&'static [&'static str]),
+    /// A short-option cluster containing this letter (`-i`, `-ni`, `-i.bak`).
+    ShortCluster(char),
+    /// One of these options before the first non-option word (git's global options).
+    GlobalOption(&'static [&'static str]),
+    /// A sed script with an `e` (execute) or `w`/`W` (write) command or flag.
+    SedScript,
+    /// An awk program that can run commands or write files (`system`, `|`, `>`, `getline`).
+    AwkProgram,
+}
+
+/// One entry of the table: which commands, which use, and why it matters.
+#[derive(Debug, Clone, Copy)]
+pub struct FlagRule {
+    pub commands: &'static [&'static str],
+    pub matches: FlagMatch,
+    pub why: &'static str,
+}
+
+/// The flags that make read-only tools execute or write. Documented in the README.
+pub const EXECUTING_FLAGS: &[FlagRule] = &[
+    FlagRule {
+        commands: &["find"],
+        matches: FlagMatch::Option(&["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]),
+        why: "find runs commands or deletes/writes files with this option",
+    },
+    FlagRule {
+        commands: &["git"],
+        matches: FlagMatch::GlobalOption(&["-c", "--config-env", "-p", "--paginate", "--exec-path"]),
+        why: "git's global option can set a pager or other command to run",
+    },
+    FlagRule {
+        commands: &["git"],
+        matches: FlagMatch::Option(&["--output", "--ext-diff", "--exec", "--extcmd", "--upload-pack", "--receive-pack", "--open-files-in-pager", "-O"]),
+        why: "git writes a file or runs an external command with this option",
+    },
+    FlagRule { commands: &["rg"], matches: FlagMatch::Option(&["--pre"]), why: "ripgrep runs the --pre command on every file" },
+    FlagRule {
+        commands: &["sed", "gsed"],
+        matches: FlagMatch::Option(&["--in-place", "-f", "--file"]),
+        why: "sed edits files in place, or reads a script that cannot be checked",
+    },
+    FlagRule { commands: &["sed", "gsed"], matches: FlagMatch::ShortCluster('i'), why: "sed -i edits files in place" },
+    FlagRule { commands: &["sed", "gsed"], matches: FlagMatch::SedScript, why: "the sed script executes commands (e) or writes files (w)" },
+    FlagRule {
+        commands: &["awk", "gawk", "mawk", "nawk"],
+        matches: FlagMatch::AwkProgram,
+        why: "the awk program can run commands or write files",
+    },
+    FlagRule { commands: &["awk", "gawk", "mawk", "nawk"], matches: FlagMatch::Option(&["-f", "--file"]), why: "the awk program comes from a file that cannot be checked" },
+    FlagRule { commands: &["xargs"], matches: FlagMatch::Always, why: "xargs runs its arguments as a command" },
+    FlagRule { commands: &["eval", "source", "."], matches: FlagMatch::Always, why: "runs text or a script as shell commands" },
+    FlagRule {
+        commands: &["python", "python2", "python3", "pypy", "pypy3"],
+        matches: FlagMatch::ShortCluster('c'),
+        why: "python -c runs inline code",
+    },
+    FlagRule { commands: &["perl"], matches: FlagMatch::ShortCluster('e'), why: "perl -e runs inline code" },
+    FlagRule { commands: &["perl"], matches: FlagMatch::ShortCluster('E'), why: "perl -E runs inline code" },
+    FlagRule { commands: &["ruby"], matches: FlagMatch::ShortCluster('e'), why: "ruby -e runs inline code" },
+    FlagRule {
+        commands: &["node", "nodejs", "bun", "deno"],
+        matches: FlagMatch::Option(&["-e", "--eval", "-p", "--print", "eval"]),
+        why: "runs inline JavaScript",
+    },
+    FlagRule { commands: &["php"], matches: FlagMatch::Option(&["-r", "--run"]), why: "php -r runs inline code" },
+    FlagRule { commands: &["lua", "luajit"], matches: FlagMatch::Option(&["-e"]), why: "lua -e runs inline code" },
+    FlagRule {
+        commands: &["tar", "gtar", "bsdtar"],
+        matches: FlagMatch::Option(&["--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "--new-volume-script", "-F"]),
+        why: "tar runs an external command with this option",
+    },
+    FlagRule { commands: &["zip"], matches: FlagMatch::Option(&["-TT", "--unzip-command"]), why: "zip runs the given test command" },
+    FlagRule {
+        commands: &["sort"],
+        matches: FlagMatch::Option(&["-o", "--output", "--compress-program"]),
+        why: "sort writes its output to a file or runs a compressor",
+    },
+    FlagRule {
+        commands: &["curl"],
+        matches: FlagMatch::Option(&["-o", "--output", "-O", "--remote-name", "--remote-name-all", "-D", "--dump-header", "-c", "--cookie-jar", "-K", "--config", "--trace", "--trace-ascii", "--libcurl", "--stderr", "--output-dir"]),
+        why: "curl writes a file (or reads its options from one) with this option",
+    },
+    FlagRule { commands: &["env"], matches: FlagMatch::Option(&["-S", "--split-string"]), why: "env -S splits a string into a command" },
+];
+
+/// Shells whose `-c` script is analysed as commands of its own.
+pub const SHELLS: [&str; 7] = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"];
+
+/// Commands that run the command named by their arguments, with the options that take a value.
+const WRAPPERS: &[(&str, &[&str])] = &[
+    ("sudo", &["-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t"]),
+    ("doas", &["-u", "-C"]),
+    ("env", &["-u", "-C", "--unset", "--chdir"]),
+    ("nice", &["-n", "--adjustment"]),
+    ("nohup", &[]),
+    ("time", &["-f", "-o", "--format", "--output"]),
+    ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
+    ("command", &[]),
+    ("exec", &["-a"]),
+    ("stdbuf", &["-i", "-o", "-e"]),
+    ("ionice", &["-c", "-n", "-p"]),
+    ("builtin", &[]),
+];
+
+/// The last path component: `/usr/bin/find` → `find`.
+pub(crate) fn base_name(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+/// Follows wrappers (`sudo -u x env A=1 find …` → `find …`), at most a few levels deep.
+pub(crate) fn effective_command<'a>(name: &'a str, args: &'a [String]) -> (&'a str, &'a [String]) {
+    let (mut name, mut args) = (name, args);
+    for _ in 0..8 {
+        let base = base_name(name);
+        let Some((_, takes_value)) = WRAPPERS.iter().find(|(w, _)| *w == base) else { break };
+        let mut i = 0;
+        let mut seen_duration = false;
+        while let Some(arg) = args.get(i) {
+            if arg == "--" {
+                i += 1;
+                break;
+            }
+            if arg.starts_with('-') && arg.len() > 1 {
+                let option = arg.split('=').next().unwrap_or(arg);
+                i += if takes_value.contains(&option) && !arg.contains('=') { 2 } else { 1 };
+                continue;
+            }
+            if base == "env" && arg.contains('=') {
+                i += 1;
+                continue;
+            }
+            if base == "timeout" && !seen_duration {
+                seen_duration = true;
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        match (args.get(i), args.get(i + 1..)) {
+            (Some(next), Some(rest)) => {
+                name = next;
+                args = rest;
+            }
+            _ => break,
+        }
+    }
+    (name, args)
+}
+
+fn option_matches(arg: &str, option: &str) -> bool {
+    if arg == option {
+        return true;
+    }
+    if option.starts_with("--") || (option.starts_with('-') && option.len() > 2) {
+        return arg.strip_prefix(option).is_some_and(|rest| rest.starts_with('='));
+    }
+    // `-ofile`: a two-letter short option with its value attached.
+    option.len() == 2 && option.starts_with('-') && arg.starts_with(option) && !arg.starts_with("--")
+}
+
+fn short_cluster_has(arg: &str, letter: char) -> bool {
+    arg.strip_prefix('-')
+        .filter(|rest| !rest.starts_with('-'))
+        .and_then(|rest| rest.chars().next().map(|first| (first, rest)))
+        .is_some_and(|(first, rest)| {
+            // Letters up to the first non-letter: `-i.bak` has `i`; `-n5` has `n`.
+            first.is_ascii_alphabetic() && rest.chars().take_while(char::is_ascii_alphabetic).any(|c| c == letter)
+        })
+}
+
+fn sed_script_writes_or_executes(args: &[String]) -> bool {
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut iter = args.iter().peekable();
+    let mut explicit = false;
+    while let Some(arg) = iter.next() {
+        if arg == "-e" || arg == "--expression" {
+            explicit = true;
+            if let Some(script) = iter.next() {
+                scripts.push(script);
+            }
+        } else if let Some(script) = arg.strip_prefix("--expression=") {
+            explicit = true;
+            scripts.push(script);
+        } else if !arg.starts_with('-') && !explicit && scripts.is_empty() {
+            scripts.push(arg);
+        }
+    }
+    scripts.iter().any(|script| sed_commands_execute_or_write(script))
+}
+
+/// Looks for `e`, `w` or `W` as a sed command, or `e`/`w` among the flags of an `s` command.
+fn sed_commands_execute_or_write(script: &str) -> bool {
+    let chars: Vec<char> = script.chars().collect();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            's' | 'y' => {
+                // s/re/replacement/flags with any delimiter.
+                let Some(&delim) = chars.get(i + 1) else { return false };
+                let mut seen = 0;
+                i += 2;
+                while let Some(&ch) = chars.get(i) {
+                    if ch == '\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if ch == delim {
+                        seen += 1;
+                        if seen == 2 {
+                            break;
+                        }
+                    }
+                    i += 1;
+                }
+                i += 1;
+                while let Some(&flag) = chars.get(i) {
+                    if c == 's' && matches!(flag, 'e' | 'w' | 'W') {
+                        return true;
+                    }
+                    if !flag.is_ascii_alphanumeric() {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            'e' | 'w' | 'W' => return true,
+            // Text after a/i/c commands and labels are not commands.
+            'a' | 'i' | 'c' | ':' | 'b' | 't' | 'T' => {
+                while chars.get(i).is_some_and(|ch| *ch != '\n' && *ch != ';') {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+fn awk_program_executes_or_writes(args: &[String]) -> bool {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if matches!(arg.as_str(), "-F" | "-v" | "--assign" | "--field-separator") {
+            iter.next();
+            continue;
+        }
+        if arg.starts_with('-') {
+            continue;
+        }
+        return ["system", "|", ">", "getline"].iter().any(|needle| arg.contains(needle));
+    }
+    false
+}
+
+fn rule_applies(rule: &FlagRule, args: &[String]) -> Option<String> {
+    match rule.matches {
+        FlagMatch::Always => Some(String::new()),
+        FlagMatch::Option(options) => args
+            .iter()
+            .take_while(|a| a.as_str() != "--")
+            .find(|a| options.iter().any(|o| option_matches(a, o)))
+            .cloned(),
+        FlagMatch::ShortCluster(letter) => args
+            .iter()
+            .take_while(|a| a.as_str() != "--")
+            .find(|a| short_cluster_has(a, letter))
+            .cloned(),
+        FlagMatch::GlobalOption(options) => args
+            .iter()
+            .take_while(|a| a.starts_with('-'))
+            .find(|a| options.iter().any(|o| option_matches(a, o)))
+            .cloned(),
+        FlagMatch::SedScript => sed_script_writes_or_executes(args).then(|| "script".to_owned()),
+        FlagMatch::AwkProgram => awk_program_executes_or_writes(args).then(|| "program".to_owned()),
+    }
+}
+
+/// The executing-flag hazards of one command, looked up through wrappers.
+pub(crate) fn hazards_of_command(name: &str, args: &[String]) -> Vec<Hazard> {
+    let mut found = Vec::new();
+    let mut targets = vec![(name, args)];
+    let effective = effective_command(name, args);
+    if effective.0 != name {
+        targets.push(effective);
+    }
+    for (command, command_args) in targets {
+        let base = base_name(command);
+        for rule in EXECUTING_FLAGS.iter().filter(|r| r.commands.contains(&base)) {
+            if let Some(flag) = rule_applies(rule, command_args) {
+                let subject = if flag.is_empty() { base.to_owned() } else { format!("{base} {flag}") };
+                found.push(Hazard::new(HazardKind::ExecutingFlag, &subject, rule.why));
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    fn flagged(command: &str) -> bool {
+        let w = words(command);
+        let (name, args) = w.split_first().unwrap();
+        !hazards_of_command(name, args).is_empty()
+    }
+
+    #[test]
+    fn options_match_exactly_with_values_or_attached() {
+        assert!(option_matches("--output=x", "--output"));
+        assert!(option_matches("-ofile", "-o"));
+        assert!(option_matches("-fprint", "-fprint"));
+        assert!(!option_matches("-fprintx", "-fprint"));
+        assert!(!option_matches("--outputs", "--output"));
+    }
+
+    #[test]
+    fn short_clusters() {
+        assert!(short_cluster_has("-i", 'i'));
+        assert!(short_cluster_has("-ni", 'i'));
+        assert!(short_cluster_has("-i.bak", 'i'));
+        assert!(!short_cluster_has("--in", 'i'));
+        assert!(!short_cluster_has("-n", 'i'));
+    }
+
+    #[test]
+    fn the_table_flags_what_it_lists_and_leaves_plain_uses_alone() {
+        for bad in [
+            "find . -name x -exec rm {} ;", "find . -delete", "git -c core.pager=sh log", "git --paginate log",
+            "git diff --output=/tmp/x", "git diff --ext-diff", "rg --pre ./x foo", "rg --pre=./x foo",
+            "sed -i s/a/b/ f", "sed -ni p f", "sed s/a/b/e f", "sed -e 1e f", "sed w/tmp/x f", "xargs rm",
+            "python3 -c print(1)", "node -e x", "perl -pe s/a/b/", "sort -o out in", "curl -o x http://e",
+            "awk {system(\"sh\")} f", "tar -I sh -xf a.tar", "sudo find . -delete", "env A=1 find / -delete",
+            "timeout 5 find . -exec ls ;", "/usr/bin/find . -delete",
+        ] {
+            assert!(flagged(bad), "{bad}");
+        }
+        for fine in [
+            "find . -name x", "git log -p", "git status", "rg foo", "sed s/a/b/ f", "sed -n p f", "python3 x.py",
+            "sort in", "curl http://e", "awk {print} f", "tar -xf a.tar", "sed s/west/east/ f",
+        ] {
+            assert!(!flagged(fine), "{fine}");
+        }
+    }
+
+    #[test]
+    fn wrappers_are_followed() {
+        let w = words("sudo -u root env A=1 nice -n 5 timeout -s 9 10 find . -delete");
+        let (name, args) = w.split_first().unwrap();
+        let (inner, rest) = effective_command(name, args);
+        assert_eq!(inner, "find");
+        assert_eq!(rest, &words(". -delete")[..]);
+    }
+}

