@@ -7,6 +7,7 @@
 //! Each design the engine follows is a *dialect*: [`mcp`] is the Cursor MCP allowlist.
 
 pub mod input;
+pub mod policy;
 pub mod shell;
 pub mod mcp;
 

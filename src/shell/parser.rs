@@ -195,11 +195,13 @@ impl Parser {
             self.skip_blanks();
             match self.peek() {
                 None => {
-                    return match end {
-                        End::Eof => Ok(()),
-                        End::Paren => Err(Stop("a '(' is never closed".into())),
-                        End::Brace => Err(Stop("a '{' is never closed".into())),
-                    };
+                    // Unclosed groups end with the input: what was read still counts for deny rules.
+                    match end {
+                        End::Eof => {}
+                        End::Paren => self.distrust("a '(' is never closed"),
+                        End::Brace => self.distrust("a '{' is never closed"),
+                    }
+                    return Ok(());
                 }
                 Some('\n') => self.newline()?,
                 Some(';') => {
@@ -634,7 +636,10 @@ impl Parser {
                         match self.bump() {
                             Some('\'') => break,
                             Some(ch) => word.text.push(ch),
-                            None => return Err(Stop("a single quote is never closed".into())),
+                            None => {
+                                self.distrust("a single quote is never closed");
+                                break;
+                            }
                         }
                     }
                 }
@@ -661,7 +666,10 @@ impl Parser {
     fn parse_double_quoted(&mut self, word: &mut Word) -> Step {
         loop {
             match self.peek() {
-                None => return Err(Stop("a double quote is never closed".into())),
+                None => {
+                    self.distrust("a double quote is never closed");
+                    return Ok(());
+                }
                 Some('"') => {
                     self.bump();
                     return Ok(());
@@ -675,7 +683,7 @@ impl Parser {
                             word.text.push('\\');
                             word.text.push(c);
                         }
-                        None => return Err(Stop("a double quote is never closed".into())),
+                        None => word.text.push('\\'),
                     }
                 }
                 Some('$') => self.parse_dollar(word, true)?,
@@ -759,7 +767,10 @@ impl Parser {
     fn skip_balanced(&mut self, open: char, close: char, mut depth: usize) -> Step {
         while depth > 0 {
             match self.bump() {
-                None => return Err(Stop(format!("a '{open}' is never closed"))),
+                None => {
+                    self.distrust(&format!("a '{open}' is never closed"));
+                    return Ok(());
+                }
                 Some('\\') => {
                     self.bump();
                 }
@@ -778,7 +789,10 @@ impl Parser {
         let mut body = String::new();
         loop {
             match self.bump() {
-                None => return Err(Stop("a backtick is never closed".into())),
+                None => {
+                    self.distrust("a backtick is never closed");
+                    break;
+                }
                 Some('`') => break,
                 Some('\\') => match self.bump() {
                     Some(c @ ('`' | '\\' | '$')) => body.push(c),
@@ -786,7 +800,7 @@ impl Parser {
                         body.push('\\');
                         body.push(c);
                     }
-                    None => return Err(Stop("a backtick is never closed".into())),
+                    None => body.push('\\'),
                 },
                 Some(c) => body.push(c),
             }
@@ -800,7 +814,10 @@ impl Parser {
     fn parse_ansi_c(&mut self, word: &mut Word) -> Step {
         loop {
             match self.bump() {
-                None => return Err(Stop("a $'…' quote is never closed".into())),
+                None => {
+                    self.distrust("a $'…' quote is never closed");
+                    return Ok(());
+                }
                 Some('\'') => return Ok(()),
                 Some('\\') => {
                     let decoded = match self.bump() {
@@ -820,7 +837,10 @@ impl Parser {
                             self.read_code(8, 3)
                         }
                         Some(c) => Some(c),
-                        None => return Err(Stop("a $'…' quote is never closed".into())),
+                        None => {
+                            self.distrust("a $'…' quote is never closed");
+                            return Ok(());
+                        }
                     };
                     match decoded {
                         Some(c) => {

@@ -1,0 +1,57 @@
+//! Denials no setting can lift. The structural check ([`crate::shell::catastrophic_rm`]) reads
+//! parsed words; Zed's own patterns run on the raw text and every item too, so a line that does
+//! not parse is still caught.
+
+use crate::shell::{catastrophic_rm, ShellAnalysis};
+use regex_lite::Regex;
+use std::sync::OnceLock;
+
+pub(crate) const MESSAGE: &str =
+    "Blocked by built-in security rule. This operation is considered too harmful to be allowed, and cannot be overridden by settings.";
+
+/// Zed's hard-coded terminal patterns: removing `/`, `~`, `$HOME`, `.` or `..` with any flags.
+fn zed_patterns() -> Option<&'static [Regex]> {
+    static PATTERNS: OnceLock<Option<Vec<Regex>>> = OnceLock::new();
+    PATTERNS
+        .get_or_init(|| {
+            const FLAGS: &str = r"(--[a-zA-Z0-9][-a-zA-Z0-9_]*(=[^\s]*)?\s+|-[a-zA-Z]+\s+)*";
+            const TRAILING: &str = r"(\s+--[a-zA-Z0-9][-a-zA-Z0-9_]*(=[^\s]*)?|\s+-[a-zA-Z]+)*\s*";
+            [r"/\*?", r"~/?\*?", r"(\$HOME|\$\{HOME\})/?(\*)?", r"\./?\*?", r"\.\./?\*?"]
+                .iter()
+                .map(|target| {
+                    regex_lite::RegexBuilder::new(&format!(r"\brm\s+{FLAGS}(--\s+)?{target}{TRAILING}$"))
+                        .case_insensitive(true)
+                        .build()
+                        .ok()
+                })
+                .collect()
+        })
+        .as_deref()
+}
+
+/// What a hard-coded denial matched.
+pub(crate) struct HardDenial {
+    pub item: String,
+    pub detail: String,
+}
+
+pub(crate) fn check(input: &str, analysis: &ShellAnalysis) -> Option<HardDenial> {
+    for item in &analysis.items {
+        if let Some(name) = &item.name {
+            if let Some(hit) = catastrophic_rm(name, &item.args) {
+                return Some(HardDenial {
+                    item: item.text.clone(),
+                    detail: format!("removes {} (operand \"{}\")", hit.target, hit.operand),
+                });
+            }
+        }
+    }
+    // Fail closed if the built-in patterns were ever unusable.
+    let Some(patterns) = zed_patterns() else {
+        return Some(HardDenial { item: input.to_owned(), detail: "the built-in patterns are unavailable".into() });
+    };
+    std::iter::once(input)
+        .chain(analysis.items.iter().map(|i| i.text.as_str()))
+        .find(|text| patterns.iter().any(|p| p.is_match(text)))
+        .map(|text| HardDenial { item: text.to_owned(), detail: "matches a built-in rm rule".into() })
+}

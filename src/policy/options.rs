@@ -1,0 +1,234 @@
+//! "Always allow" suggestions and the permission buttons for a call.
+//!
+//! Every "always" option is tool-specific — never a global "allow everything": "Always allow
+//! <tool>" sets the tool's `default_mode`, and "Always allow `<pattern>`" appends one
+//! `always_allow` rule, where a pattern can be drawn from the call: a command name per
+//! sub-command (`^cargo\b`), a parent directory (`^src/`), or a web origin. Applying an option
+//! yields the [`SettingsChange`] to persist.
+
+use super::evaluate::{PATH_TOOLS, TERMINAL};
+use super::{LayerKind, LayerSpec, Mode, Policy, PolicySpec, RuleSpec};
+use crate::shell::{self, ItemKind};
+use serde::{Deserialize, Serialize};
+
+/// Commands never offered as an "always allow" prefix: they run other code.
+const NEVER_SUGGESTED: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "python", "python2", "python3", "pypy",
+    "pypy3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "luajit", "osascript", "pwsh", "powershell",
+    "env", "sudo", "doas", "su", "xargs", "nice", "nohup", "time", "timeout", "command", "exec", "eval", "source",
+    "builtin", "stdbuf", "ionice", "busybox", "watch", "parallel",
+];
+
+/// A pattern that would cover part of a call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Suggestion {
+    /// The regex to add to `always_allow`.
+    pub pattern: String,
+    /// What to show the user: `cargo`, `src/`, `github.com`.
+    pub display: String,
+    /// The part of the call it was drawn from.
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum OptionKind {
+    AlwaysAllowTool,
+    AlwaysAllowPattern,
+    AllowOnce,
+    DenyOnce,
+}
+
+/// Which setting a change writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum ChangeKey {
+    /// `tools.<tool>.default_mode` is set to `mode`.
+    DefaultMode,
+    /// `rule` is appended to `tools.<tool>.always_allow` (unless already there).
+    AlwaysAllow,
+}
+
+/// A settings change to persist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct SettingsChange {
+    /// The layer to write, e.g. `user`.
+    pub layer: String,
+    pub tool: String,
+    pub key: ChangeKey,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleSpec>,
+}
+
+/// One button of a permission prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct PermissionOption {
+    pub kind: OptionKind,
+    pub label: String,
+    /// For pattern options: the regex that would be added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// The settings change this option persists; absent for the one-time options.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<SettingsChange>,
+}
+
+/// Tools with regex rules; every other tool (MCP, custom) gets `default_mode` options only.
+pub fn is_granular(tool: &str) -> bool {
+    tool == TERMINAL || PATH_TOOLS.contains(&tool) || tool == "fetch" || tool == "web_search"
+}
+
+/// The name to show for a tool: `create_issue` for `mcp__github__create_issue`.
+fn display_name(tool: &str) -> &str {
+    tool.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")).map_or(tool, |(_, name)| name)
+}
+
+fn command_suggestion(name: &str, source: &str) -> Option<Suggestion> {
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    (plain && !NEVER_SUGGESTED.contains(&name)).then(|| Suggestion {
+        pattern: format!("^{}\\b", regex_lite::escape(name)),
+        display: name.to_owned(),
+        source: source.to_owned(),
+    })
+}
+
+fn parent_dir(path: &str) -> Option<&str> {
+    let parent = path.get(..path.rfind('/')?)?;
+    (!parent.is_empty() && parent != "/").then_some(parent)
+}
+
+fn common_parent(a: &str, b: &str) -> Option<String> {
+    let (pa, pb) = (parent_dir(a)?, parent_dir(b)?);
+    let common: Vec<&str> = pa.split('/').zip(pb.split('/')).take_while(|(x, y)| x == y).map(|(x, _)| x).collect();
+    let joined = common.join("/");
+    (!joined.is_empty() && joined != "/").then_some(joined)
+}
+
+fn path_suggestion(parent: &str, source: &str) -> Suggestion {
+    Suggestion { pattern: format!("^{}/", regex_lite::escape(parent)), display: format!("{parent}/"), source: source.to_owned() }
+}
+
+/// `^https?://host` followed by a port, path, query, fragment or the end, so that
+/// `github.com` does not also cover `github.com.evil.example`.
+fn url_suggestion(url: &str) -> Option<Suggestion> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host_port = authority.rsplit('@').next()?;
+    let host = if host_port.starts_with('[') {
+        host_port.get(..=host_port.find(']')?)?
+    } else {
+        host_port.split(':').next()?
+    };
+    if host.is_empty() {
+        return None;
+    }
+    let host = host.to_ascii_lowercase();
+    Some(Suggestion {
+        pattern: format!("^https?://{}(?:[:/?#]|$)", regex_lite::escape(&host)),
+        display: host,
+        source: url.to_owned(),
+    })
+}
+
+impl Policy {
+    /// Patterns that would cover parts of this call, one per distinct command, directory or origin.
+    pub fn suggestions(&self, tool: &str, inputs: &[String]) -> Vec<Suggestion> {
+        let mut found: Vec<Suggestion> = Vec::new();
+        if tool == TERMINAL {
+            for input in inputs {
+                let analysis = shell::analyze(input);
+                if analysis.cannot_vouch.is_some() {
+                    continue;
+                }
+                for item in analysis.items.iter().filter(|i| i.kind == ItemKind::Command) {
+                    if let Some(s) = item.name.as_deref().and_then(|n| command_suggestion(n, &item.text)) {
+                        found.push(s);
+                    }
+                }
+            }
+        } else if tool == "move_path" {
+            if let (Some(a), Some(b)) = (inputs.first(), inputs.get(1)) {
+                found.extend(common_parent(a, b).map(|p| path_suggestion(&p, a)));
+            }
+        } else if PATH_TOOLS.contains(&tool) {
+            found.extend(inputs.iter().filter_map(|p| parent_dir(p).map(|parent| path_suggestion(parent, p))));
+        } else if tool == "fetch" {
+            found.extend(inputs.iter().filter_map(|u| url_suggestion(u)));
+        }
+        let mut unique: Vec<Suggestion> = Vec::new();
+        for s in found {
+            if !unique.iter().any(|u| u.pattern == s.pattern) {
+                unique.push(s);
+            }
+        }
+        unique
+    }
+
+    /// The buttons for a permission prompt about this call, writing "always" choices to `layer`.
+    pub fn permission_options(&self, tool: &str, inputs: &[String], layer: &str) -> Vec<PermissionOption> {
+        let mut options = vec![PermissionOption {
+            kind: OptionKind::AlwaysAllowTool,
+            label: format!("Always allow {}", display_name(tool)),
+            pattern: None,
+            change: Some(SettingsChange { layer: layer.to_owned(), tool: tool.to_owned(), key: ChangeKey::DefaultMode, mode: Some(Mode::Allow), rule: None }),
+        }];
+        if is_granular(tool) {
+            for s in self.suggestions(tool, inputs) {
+                options.push(PermissionOption {
+                    kind: OptionKind::AlwaysAllowPattern,
+                    label: format!("Always allow `{}`", s.display),
+                    change: Some(SettingsChange {
+                        layer: layer.to_owned(),
+                        tool: tool.to_owned(),
+                        key: ChangeKey::AlwaysAllow,
+                        mode: None,
+                        rule: Some(RuleSpec { pattern: s.pattern.clone(), case_sensitive: false }),
+                    }),
+                    pattern: Some(s.pattern),
+                });
+            }
+        }
+        options.push(PermissionOption { kind: OptionKind::AllowOnce, label: "Allow".into(), pattern: None, change: None });
+        options.push(PermissionOption { kind: OptionKind::DenyOnce, label: "Deny".into(), pattern: None, change: None });
+        options
+    }
+}
+
+impl PolicySpec {
+    /// Applies a change: sets the default or appends the rule (once) in the named layer,
+    /// adding a user layer of that name at the end if there is none.
+    pub fn apply(&mut self, change: &SettingsChange) {
+        let at = match self.layers.iter().position(|l| l.name == change.layer) {
+            Some(at) => at,
+            None => {
+                self.layers.push(LayerSpec { name: change.layer.clone(), kind: LayerKind::User, ..LayerSpec::default() });
+                self.layers.len() - 1
+            }
+        };
+        let Some(layer) = self.layers.get_mut(at) else { return };
+        let rules = layer.tools.entry(change.tool.clone()).or_default();
+        match change.key {
+            ChangeKey::DefaultMode => rules.default_mode = change.mode.or(rules.default_mode),
+            ChangeKey::AlwaysAllow => {
+                if let Some(rule) = &change.rule {
+                    if !rules.always_allow.contains(rule) {
+                        rules.always_allow.push(rule.clone());
+                    }
+                }
+            }
+        }
+    }
+}
