@@ -9,6 +9,7 @@
 pub mod input;
 pub mod policy;
 pub mod shell;
+pub mod zed;
 pub mod mcp;
 
 #[cfg(target_arch = "wasm32")]

@@ -9,7 +9,7 @@
 use super::hardcoded;
 use super::path::normalize_path;
 use super::rules::RuleRef;
-use super::{InvalidPattern, InvalidPatternPolicy, ListKind, Mode, Policy, SubstitutionPolicy, ToolIndex};
+use super::{InvalidPattern, InvalidPatternPolicy, ListKind, Mode, Policy, ShellKind, SubstitutionPolicy, ToolIndex};
 use crate::shell::{self, Context, Hazard, ItemKind};
 use serde::Serialize;
 
@@ -44,6 +44,8 @@ pub enum Reason {
     InvalidPattern,
     /// The command's text is not what runs ($VAR, $(…)…) and the policy denies that.
     Substitution,
+    /// The terminal's shell cannot be analysed, so allow rules for it are refused.
+    UnsupportedShell,
     DenyRule,
     ConfirmRule,
     AllowRule,
@@ -177,6 +179,11 @@ impl Policy {
             return decision(Outcome::Deny, Reason::Substitution, message, items);
         }
 
+        if tool == TERMINAL && self.spec().shell == ShellKind::Other && index.is_some_and(|t| !t.allow.is_empty()) {
+            let message = "The shell does not support \"always allow\" patterns for the terminal tool because its command chaining syntax cannot be parsed. Remove the always_allow patterns for the terminal, or switch to a POSIX-conforming shell.".to_owned();
+            return decision(Outcome::Deny, Reason::UnsupportedShell, message, items);
+        }
+
         let Some(rules) = index else {
             return self.fall_back(tool, None, items, decision);
         };
@@ -281,6 +288,13 @@ impl Policy {
     /// Turns a call into the items rules are matched against.
     fn items_of(&self, tool: &str, inputs: &[String]) -> (Items, Option<hardcoded::HardDenial>) {
         let mut items = Items { list: Vec::new(), also_deny_checked: Vec::new(), cannot_vouch: None, has_expansion: false };
+        if tool == TERMINAL && self.spec().shell == ShellKind::Other {
+            // Nothing is parsed: the raw command is the only item, and allow rules are off.
+            items.list.extend(inputs.iter().cloned().map(plain_item));
+            items.cannot_vouch = Some("the shell's syntax is not analysed".into());
+            let hard = inputs.iter().find_map(|input| hardcoded::check(input, &shell::ShellAnalysis { items: Vec::new(), cannot_vouch: None }));
+            return (items, hard);
+        }
         if tool == TERMINAL {
             let mut hard = None;
             for input in inputs {

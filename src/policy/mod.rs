@@ -13,7 +13,7 @@ pub mod path;
 pub mod rules;
 
 pub use evaluate::{Decision, DefaultSource, ItemVerdict, Outcome, Reason};
-pub use options::{OptionKind, PermissionOption, SettingsChange, Suggestion};
+pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, Suggestion};
 pub use rules::{ListKind, RuleRef};
 
 use rules::{compile, CompiledRule, RuleSet};
@@ -115,6 +115,19 @@ pub enum InvalidPatternPolicy {
     BlockTool,
 }
 
+/// The shell terminal commands run in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum ShellKind {
+    /// sh, bash, zsh, fish's POSIX-like chaining: commands are analysed per sub-command.
+    #[default]
+    Posix,
+    /// A shell whose syntax is not analysed (PowerShell, cmd): allow rules for the terminal are
+    /// refused outright, and deny and confirm rules see the raw command only.
+    Other,
+}
+
 /// A whole policy, as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -133,6 +146,8 @@ pub struct PolicySpec {
     pub substitutions: SubstitutionPolicy,
     #[serde(default)]
     pub invalid_patterns: InvalidPatternPolicy,
+    #[serde(default)]
+    pub shell: ShellKind,
 }
 
 fn confirm() -> Mode {
@@ -147,6 +162,7 @@ impl Default for PolicySpec {
             always_allow_tool_actions: false,
             substitutions: SubstitutionPolicy::Confirm,
             invalid_patterns: InvalidPatternPolicy::FailClosed,
+            shell: ShellKind::Posix,
         }
     }
 }

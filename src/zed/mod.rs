@@ -1,0 +1,194 @@
+//! The Zed dialect (seed 002 and Zed's current `tool_permissions`): `agent.tool_permissions`
+//! from user and project settings files (JSON with comments and trailing commas), translated
+//! into the one rule model with Zed's own switches — substitutions in terminal commands are
+//! denied unless the tool is allowed unconditionally, and any invalid pattern blocks its tool.
+
+use crate::input::InputError;
+use crate::policy::{ChangeKey, InvalidPatternPolicy, ShellKind, LayerKind, LayerSpec, Mode, PolicySpec, RuleSpec, SettingsChange, SubstitutionPolicy, ToolRulesSpec};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// The layer names a Zed policy uses, highest authority first.
+pub const DEFAULTS_LAYER: &str = "zed-defaults";
+pub const USER_LAYER: &str = "user";
+pub const PROJECT_LAYER: &str = "project";
+
+/// The default terminal deny rules of seed 002's `default.json`. The fork-bomb pattern is
+/// escaped here: written as in the seed (`:(){ :|:& };:`) it is not a valid regex, and an
+/// invalid pattern blocks the whole tool.
+pub const DEFAULT_TERMINAL_DENY: [&str; 10] = [
+    r#"rm\s+-rf\s+(/|\.\.|"|~|\*|\$)"#,
+    r"> /dev/sd",
+    r"mkfs\.",
+    r"dd\s+if=/dev/",
+    r":\(\)\{ :\|:& \};:",
+    r"/etc/passwd",
+    r"/etc/shadow",
+    r"del /f /s /q c:\\",
+    r"format c:",
+    r"rd /s /q c:\\",
+];
+
+#[derive(Debug, Default, Deserialize)]
+struct ZedRule {
+    pattern: String,
+    #[serde(default)]
+    case_sensitive: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ZedToolRules {
+    /// Current Zed spells it `default`; the seed `default_mode`.
+    #[serde(default, alias = "default_mode")]
+    default: Option<Mode>,
+    #[serde(default)]
+    always_allow: Option<Vec<ZedRule>>,
+    #[serde(default)]
+    always_deny: Option<Vec<ZedRule>>,
+    #[serde(default)]
+    always_confirm: Option<Vec<ZedRule>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ZedToolPermissions {
+    #[serde(default)]
+    default: Option<Mode>,
+    #[serde(default)]
+    tools: BTreeMap<String, ZedToolRules>,
+}
+
+fn rules(list: Option<Vec<ZedRule>>) -> Vec<RuleSpec> {
+    list.unwrap_or_default()
+        .into_iter()
+        .map(|r| RuleSpec { pattern: r.pattern, case_sensitive: r.case_sensitive.unwrap_or(false) })
+        .collect()
+}
+
+/// Parses one settings file's text: JSON with comments and trailing commas.
+pub fn parse_settings(which: &str, text: &str) -> Result<Value, InputError> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        ..Default::default()
+    };
+    let value: Value = jsonc_parser::parse_to_serde_value(text, &options)
+        .map_err(|e| InputError { what: format!("{which} settings"), path: String::new(), message: e.to_string() })?;
+    Ok(if value.is_null() { Value::Object(Map::new()) } else { value })
+}
+
+/// The layer one settings file contributes, and its `always_allow_tool_actions`.
+fn layer_from_settings(name: &str, kind: LayerKind, settings: &Value) -> Result<(LayerSpec, Option<bool>), InputError> {
+    let agent = settings.get("agent");
+    let legacy = agent.and_then(|a| a.get("always_allow_tool_actions")).and_then(Value::as_bool);
+    let permissions = match agent.and_then(|a| a.get("tool_permissions")) {
+        None | Some(Value::Null) => ZedToolPermissions::default(),
+        Some(value) => serde_path_to_error::deserialize(value).map_err(|e| InputError {
+            what: format!("{name} settings"),
+            path: format!("agent.tool_permissions.{}", e.path()),
+            message: e.inner().to_string(),
+        })?,
+    };
+    let tools = permissions
+        .tools
+        .into_iter()
+        .map(|(tool, r)| {
+            let spec = ToolRulesSpec {
+                default_mode: r.default,
+                always_allow: rules(r.always_allow),
+                always_deny: rules(r.always_deny),
+                always_confirm: rules(r.always_confirm),
+            };
+            (tool, spec)
+        })
+        .collect();
+    Ok((LayerSpec { name: name.to_owned(), kind, default_mode: permissions.default, tools }, legacy))
+}
+
+/// The shipped defaults as a layer: Zed's default terminal deny rules.
+pub fn defaults_layer() -> LayerSpec {
+    let deny = DEFAULT_TERMINAL_DENY.iter().map(|p| RuleSpec { pattern: (*p).to_owned(), case_sensitive: false }).collect();
+    let terminal = ToolRulesSpec { always_deny: deny, ..ToolRulesSpec::default() };
+    LayerSpec { name: DEFAULTS_LAYER.into(), kind: LayerKind::Defaults, default_mode: None, tools: [("terminal".to_owned(), terminal)].into_iter().collect() }
+}
+
+/// Builds the policy Zed would apply from user and project settings texts.
+pub fn policy_from_settings(user: Option<&str>, project: Option<&str>, include_defaults: bool) -> Result<PolicySpec, InputError> {
+    policy_from_settings_for_shell(user, project, include_defaults, ShellKind::Posix)
+}
+
+/// As [`policy_from_settings`], for a terminal running `shell`.
+pub fn policy_from_settings_for_shell(user: Option<&str>, project: Option<&str>, include_defaults: bool, shell: ShellKind) -> Result<PolicySpec, InputError> {
+    let mut layers = Vec::new();
+    if include_defaults {
+        layers.push(defaults_layer());
+    }
+    let mut legacy = None;
+    for (name, kind, text) in [(USER_LAYER, LayerKind::User, user), (PROJECT_LAYER, LayerKind::Project, project)] {
+        let Some(text) = text else { continue };
+        let settings = parse_settings(name, text)?;
+        let (layer, layer_legacy) = layer_from_settings(name, kind, &settings)?;
+        legacy = layer_legacy.or(legacy);
+        layers.push(layer);
+    }
+    Ok(PolicySpec {
+        layers,
+        default_mode: Mode::Confirm,
+        always_allow_tool_actions: legacy.unwrap_or(false),
+        substitutions: SubstitutionPolicy::Deny,
+        invalid_patterns: InvalidPatternPolicy::BlockTool,
+        shell,
+    })
+}
+
+/// The object at `path`, creating empty objects on the way; an error names the first
+/// setting on the way that is not an object.
+fn object_at<'a>(root: &'a mut Value, path: &[&str]) -> Result<&'a mut Map<String, Value>, String> {
+    let mut current = root;
+    for (depth, key) in path.iter().enumerate() {
+        let map = current.as_object_mut().ok_or_else(|| not_an_object(path.get(..depth).unwrap_or_default()))?;
+        current = map.entry((*key).to_owned()).or_insert_with(|| Value::Object(Map::new()));
+    }
+    current.as_object_mut().ok_or_else(|| not_an_object(path))
+}
+
+fn not_an_object(path: &[&str]) -> String {
+    let place = if path.is_empty() { "the settings".to_owned() } else { format!("\"{}\"", path.join(".")) };
+    format!("cannot write the change: {place} is not an object")
+}
+
+/// Applies a permission option's change to a parsed Zed settings object, the way the
+/// "Always allow" buttons write it: `tools.<tool>.default = "allow"` or a new `always_allow` rule.
+/// On error nothing is changed: the input is never modified, a new object is returned.
+pub fn apply_change(settings: &Value, change: &SettingsChange) -> Result<Value, String> {
+    let mut updated = settings.clone();
+    let tool = object_at(&mut updated, &["agent", "tool_permissions", "tools", change.tool.as_str()])?;
+    match change.key {
+        ChangeKey::DefaultMode => {
+            let key = if tool.contains_key("default_mode") && !tool.contains_key("default") { "default_mode" } else { "default" };
+            let mode = match change.mode {
+                Some(Mode::Allow) | None => "allow",
+                Some(Mode::Confirm) => "confirm",
+                Some(Mode::Deny) => "deny",
+            };
+            tool.insert(key.to_owned(), json!(mode));
+        }
+        ChangeKey::AlwaysAllow => {
+            let Some(rule) = &change.rule else { return Err("an always_allow change needs a rule".into()) };
+            let list = tool.entry("always_allow".to_owned()).or_insert_with(|| json!([]));
+            let list = list.as_array_mut().ok_or_else(|| format!("cannot write the change: always_allow of {} is not a list", change.tool))?;
+            if !list.iter().any(|e| e.get("pattern") == Some(&json!(rule.pattern))) {
+                let entry = if rule.case_sensitive { json!({"pattern": rule.pattern, "case_sensitive": true}) } else { json!({"pattern": rule.pattern}) };
+                list.push(entry);
+            }
+        }
+    }
+    Ok(updated)
+}
+
+#[cfg(test)]
+mod tests;
