@@ -17,23 +17,27 @@ if (!existsSync(wasmOpt)) {
 }
 
 rmSync(pkg, { recursive: true, force: true });
+// Two APIs from one crate, by Cargo feature: the MCP allowlist (main entry, small) and the
+// layered rule engine (`toolgate/engine`); each for Node (CommonJS) and the web (ES module).
 const builds = [
-  { target: 'nodejs', dir: 'node', type: 'commonjs' },
-  { target: 'web', dir: 'web', type: 'module' },
+  { target: 'nodejs', dir: 'node', name: 'toolgate', type: 'commonjs', features: [] },
+  { target: 'web', dir: 'web', name: 'toolgate', type: 'module', features: [] },
+  { target: 'nodejs', dir: 'engine/node', name: 'toolgate_engine', type: 'commonjs', features: ['--no-default-features', '--features', 'engine'] },
+  { target: 'web', dir: 'engine/web', name: 'toolgate_engine', type: 'module', features: ['--no-default-features', '--features', 'engine'] },
 ];
-for (const { target, dir, type } of builds) {
+for (const { target, dir, name, type, features } of builds) {
   const out = join(pkg, dir);
   run('wasm-pack', ['--quiet', 'build', '--mode', 'no-install', '--release', '--target', target,
-    '--out-dir', out, '--out-name', 'toolgate', '--no-pack']);
-  const wasm = join(out, 'toolgate_bg.wasm');
+    '--out-dir', out, '--out-name', name, '--no-pack', ...(features.length ? ['--', ...features] : [])]);
+  const wasm = join(out, `${name}_bg.wasm`);
   run(wasmOpt, ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
     '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', wasm, '-o', wasm]);
   rmSync(join(out, '.gitignore'), { force: true });
   if (type === 'commonjs') {
     snippetsToCommonJs(join(out, 'snippets'));
-    bundlerFriendlyRequires(join(out, 'toolgate.js'));
+    bundlerFriendlyRequires(join(out, `${name}.js`));
   }
-  // Tells Node how to load this folder's .js: CommonJS for the Node build, ESM for the web build.
+  // Tells Node how to load this folder's .js: CommonJS for the Node builds, ESM for the web builds.
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
 }
 
@@ -66,6 +70,8 @@ function bundlerFriendlyRequires(glue) {
 const version = readFileSync(join(root, 'Cargo.toml'), 'utf8').match(/^version = "([^"]+)"/m)[1];
 const node = { types: './node/toolgate.d.ts', default: './node/toolgate.js' };
 const web = { types: './web/toolgate.d.ts', default: './web/toolgate.js' };
+const engineNode = { types: './engine/node/toolgate_engine.d.ts', default: './engine/node/toolgate_engine.js' };
+const engineWeb = { types: './engine/web/toolgate_engine.d.ts', default: './engine/web/toolgate_engine.js' };
 const manifest = {
   name: 'toolgate',
   version,
@@ -78,11 +84,15 @@ const manifest = {
     './node': node,
     './web': web,
     './toolgate_bg.wasm': './web/toolgate_bg.wasm',
+    './engine': { node: engineNode, default: engineWeb },
+    './engine/node': engineNode,
+    './engine/web': engineWeb,
+    './engine/toolgate_engine_bg.wasm': './engine/web/toolgate_engine_bg.wasm',
     './package.json': './package.json',
   },
-  files: ['node/', 'web/', 'README.md'],
+  files: ['node/', 'web/', 'engine/', 'README.md'],
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
-console.log(`built pkg/ (toolgate ${version}): node/ and web/`);
+console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/node/, engine/web/`);

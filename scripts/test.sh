@@ -11,11 +11,12 @@ bash scripts/setup.sh
 tier "lint: clippy denies unwrap/expect/panic/indexing in shipped code (native and wasm32)"
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features engine -- -D warnings
 
 tier "native: cargo test"
 cargo test --quiet
 
-tier "build: pkg/ (Node and web builds)"
+tier "build: pkg/ (Node and web builds of the MCP entry and of the engine)"
 node scripts/build.mjs
 
 tier "wasm in Node: wasm-bindgen-test"
@@ -27,5 +28,5 @@ WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --release -- --tes
 tier "types: tsc --strict against the generated .d.ts"
 node_modules/.bin/tsc -p tests/types
 
-tier "JS: the built package in Node, the esbuild bundle, the playground page in Chromium"
+tier "JS: the packed package (MCP entry and engine) in Node, the esbuild bundle, the playground page in Chromium"
 node --test --test-concurrency=1 tests/js/

@@ -2,7 +2,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Object, Reflect, JSON};
-use toolgate::bindings::*;
+use toolgate::bindings::mcp::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 

@@ -87,6 +87,7 @@ pub struct LayerSpec {
     pub default_mode: Option<Mode>,
     /// Keyed by tool id: `terminal`, `edit_file`, …, or `mcp__<server>__<tool>`.
     #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, ToolRulesSpec>"))]
     pub tools: BTreeMap<String, ToolRulesSpec>,
 }
 

@@ -30,4 +30,27 @@ async function webview(bytes: BufferSource): Promise<boolean> {
   return webDecide('s', 't', {}, 'yolo').needApproval;
 }
 
+import { Policy, applyPolicyChange, analyzeCommand, type Decision, type PolicySpec } from 'toolgate/engine';
+import initEngine, { Policy as WebPolicy } from 'toolgate/engine/web';
+
+const spec: PolicySpec = { layers: [{ name: 'user', tools: { terminal: { alwaysAllow: [{ pattern: '^ls\\b' }] } } }] };
+const engine = new Policy(spec);
+const explained: Decision = engine.decide('terminal', 'ls && git status');
+const verdict: 'allow' | 'confirm' | 'deny' = engine.outcome('move_path', ['a', 'b']);
+const why: string | undefined = explained.rule?.pattern;
+const option = engine.permissionOptions('terminal', 'cargo build')[1];
+const nextSpec: PolicySpec = option.change ? applyPolicyChange(spec, option.change) : spec;
+const firstItem: string | undefined = analyzeCommand('ls | wc').items[0]?.text;
+const zed = Policy.fromZedSettings({ user: '{}', includeDefaults: false });
+// @ts-expect-error outcomes are one of three strings
+const wrong: 'yes' = engine.outcome('terminal');
+// @ts-expect-error rule lists hold objects with a pattern
+new Policy({ layers: [{ name: 'u', tools: { terminal: { alwaysAllow: ['^ls'] } } }] });
+
+async function engineInWebview(): Promise<string> {
+  await initEngine();
+  return new WebPolicy(spec).outcome('terminal', 'ls');
+}
+
+export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview };
 export { known, run, entry, offer, reason, fast, list, server, code, webview };

@@ -1,0 +1,175 @@
+//! The layered rule engine API: `toolgate/engine`.
+// Parameters are named as JavaScript callers see them in the generated TypeScript.
+#![allow(non_snake_case)]
+
+use super::{error, json_arg, string_arg, to_js, to_ts};
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+use crate::policy::{self, PolicySpec, SettingsChange};
+
+
+
+/// What a tool call is about: the command, a path, a URL, a query — or, for `move_path`,
+/// `[source, destination]`.
+#[derive(serde::Deserialize, tsify::Tsify)]
+#[serde(untagged)]
+pub enum ToolInput {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// The name of a settings layer, such as `"user"` or `"project"`.
+#[derive(serde::Deserialize, tsify::Tsify)]
+pub struct LayerName(pub String);
+
+/// `input` as the engine takes it: absent, one string, or several.
+fn inputs_arg(input: Option<Ts<ToolInput>>) -> Result<Vec<String>, JsValue> {
+    let Some(value) = input.map(|i| i.js_value()).filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok(Vec::new());
+    };
+    if js_sys::Array::is_array(&value) {
+        json_arg(&value, "input")
+    } else {
+        string_arg(&value, "input").map(|s| vec![s])
+    }
+}
+
+/// Options for [`JsPolicy::from_zed_settings`].
+#[derive(Default, serde::Deserialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ZedSettingsOptions {
+    /// The text of the user's settings.json (comments and trailing commas allowed).
+    #[serde(default)]
+    pub user: Option<String>,
+    /// The text of the project's .zed/settings.json.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Include Zed's shipped default deny rules. Default: true.
+    #[serde(default)]
+    pub include_defaults: Option<bool>,
+    /// The terminal's shell. Default: posix.
+    #[serde(default)]
+    pub shell: Option<policy::ShellKind>,
+}
+
+/// A compiled policy: layers of per-tool rules, decided by one evaluator.
+#[derive(Debug)]
+#[wasm_bindgen(js_name = Policy)]
+pub struct JsPolicy {
+    inner: policy::Policy,
+}
+
+#[wasm_bindgen(js_class = Policy)]
+impl JsPolicy {
+    /// Compiles a policy. Invalid regex patterns do not throw: see `invalidPatterns`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec: Ts<PolicySpec>) -> Result<JsPolicy, JsValue> {
+        let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+        Ok(JsPolicy { inner: policy::Policy::new(spec) })
+    }
+
+    /// The policy Zed applies for these settings files.
+    #[wasm_bindgen(js_name = fromZedSettings)]
+    pub fn from_zed_settings(options: Ts<ZedSettingsOptions>) -> Result<JsPolicy, JsValue> {
+        let o: ZedSettingsOptions = json_arg(&options.js_value(), "options")?;
+        let spec = crate::zed::policy_from_settings_for_shell(
+            o.user.as_deref(),
+            o.project.as_deref(),
+            o.include_defaults.unwrap_or(true),
+            o.shell.unwrap_or_default(),
+        )
+        .map_err(|e| error(&e.to_string()))?;
+        Ok(JsPolicy { inner: policy::Policy::new(spec) })
+    }
+
+    /// Decides a call and explains it. `input`: the command, path(s), URL or query.
+    pub fn decide(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
+        input: Option<Ts<ToolInput>>,
+    ) -> Result<Ts<policy::Decision>, JsValue> {
+        let tool = string_arg(&tool, "tool")?;
+        let inputs = inputs_arg(input)?;
+        to_ts(&self.inner.decide(&tool, &inputs))
+    }
+
+    /// Only the outcome: "allow", "confirm" or "deny".
+    pub fn outcome(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
+        input: Option<Ts<ToolInput>>,
+    ) -> Result<Ts<policy::Outcome>, JsValue> {
+        let tool = string_arg(&tool, "tool")?;
+        let inputs = inputs_arg(input)?;
+        to_ts(&self.inner.outcome(&tool, &inputs))
+    }
+
+    /// Patterns that would cover parts of this call ("Always allow `cargo`").
+    #[wasm_bindgen(unchecked_return_type = "Suggestion[]")]
+    pub fn suggestions(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
+        input: Option<Ts<ToolInput>>,
+    ) -> Result<JsValue, JsValue> {
+        let tool = string_arg(&tool, "tool")?;
+        let inputs = inputs_arg(input)?;
+        to_js(&self.inner.suggestions(&tool, &inputs))
+    }
+
+    /// The buttons of a permission prompt for this call; "always" options write to `layer` (default "user").
+    #[wasm_bindgen(js_name = permissionOptions, unchecked_return_type = "PermissionOption[]")]
+    pub fn permission_options(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
+        input: Option<Ts<ToolInput>>,
+        layer: Option<Ts<LayerName>>,
+    ) -> Result<JsValue, JsValue> {
+        let tool = string_arg(&tool, "tool")?;
+        let inputs = inputs_arg(input)?;
+        let layer = match layer.map(|l| l.js_value()).filter(|l| !l.is_undefined() && !l.is_null()) {
+            Some(l) => string_arg(&l, "layer")?,
+            None => "user".to_owned(),
+        };
+        to_js(&self.inner.permission_options(&tool, &inputs, &layer))
+    }
+
+    /// Patterns that did not compile, with layer, tool, list, index and the regex error.
+    #[wasm_bindgen(getter = invalidPatterns, unchecked_return_type = "InvalidPattern[]")]
+    pub fn invalid_patterns(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.invalid_patterns())
+    }
+
+    /// The policy as data (for a Zed policy: its translation into layers).
+    #[wasm_bindgen(getter)]
+    pub fn spec(&self) -> Result<Ts<PolicySpec>, JsValue> {
+        to_ts(self.inner.spec())
+    }
+}
+
+/// Splits a command line into the sub-commands rules see, with their hazards.
+#[wasm_bindgen(js_name = analyzeCommand)]
+pub fn analyze_command(#[wasm_bindgen(unchecked_param_type = "string")] command: JsValue) -> Result<Ts<crate::shell::ShellAnalysis>, JsValue> {
+    let command = string_arg(&command, "command")?;
+    to_ts(&crate::shell::analyze(&command))
+}
+
+/// Returns a copy of `spec` with a permission option's change applied.
+#[wasm_bindgen(js_name = applyPolicyChange)]
+pub fn apply_policy_change(spec: Ts<PolicySpec>, change: Ts<SettingsChange>) -> Result<Ts<PolicySpec>, JsValue> {
+    let mut spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+    let change: SettingsChange = json_arg(&change.js_value(), "change")?;
+    spec.apply(&change);
+    to_ts(&spec)
+}
+
+/// Returns a copy of a parsed Zed settings object with a permission option's change applied.
+#[wasm_bindgen(js_name = applyZedSettingsChange, unchecked_return_type = "Record<string, unknown>")]
+pub fn apply_zed_settings_change(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] settings: JsValue,
+    change: Ts<SettingsChange>,
+) -> Result<JsValue, JsValue> {
+    let settings: serde_json::Value = json_arg(&settings, "settings")?;
+    let change: SettingsChange = json_arg(&change.js_value(), "change")?;
+    let updated = crate::zed::apply_change(&settings, &change).map_err(|e| error(&e))?;
+    to_js(&updated)
+}

@@ -1,0 +1,95 @@
+//! The JavaScript API: a thin layer over the core (wasm32 only). Two builds come from it, by
+//! Cargo feature: `mcp` (the package's main entry, small) and `engine` (`toolgate/engine`).
+//!
+//! Every function checks its JavaScript arguments before the core sees them: strings must
+//! be strings and well-formed UTF-16 (a lone surrogate would otherwise become U+FFFD and
+//! could match a different name), and objects go through [`crate::input`] so a bad field
+//! is named. Results are plain objects and arrays (no `Map`, no `BigInt`). Nothing here
+//! panics: every failure is a thrown `TypeError` or `Error` with a message.
+
+use crate::input::from_json;
+use serde::{de::DeserializeOwned, Serialize};
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[cfg(feature = "engine")]
+pub mod engine;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JavaScript string, seen through the one method js-sys does not bind.
+    #[wasm_bindgen(extends = js_sys::JsString)]
+    type CheckedString;
+
+    /// `String.prototype.isWellFormed` (ES2024): false when the string has a lone surrogate.
+    #[wasm_bindgen(method, js_name = isWellFormed)]
+    fn is_well_formed(this: &CheckedString) -> bool;
+}
+
+pub(crate) fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
+}
+
+pub(crate) fn error(message: &str) -> JsValue {
+    js_sys::Error::new(message).into()
+}
+
+fn describe_type(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".to_owned()
+    } else if js_sys::Array::is_array(value) {
+        "an array".to_owned()
+    } else {
+        value.js_typeof().as_string().unwrap_or_else(|| "an unknown value".to_owned())
+    }
+}
+
+/// A string argument, refused unless it is a well-formed JavaScript string.
+///
+/// One crossing in the common case: `as_string` both checks the type and copies. A lone
+/// surrogate always decodes to U+FFFD, so only a string containing U+FFFD costs a second
+/// call to tell a real U+FFFD from a replaced surrogate.
+pub(crate) fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    let Some(text) = value.as_string() else {
+        return Err(type_error(&format!("{what} must be a string, got {}", describe_type(value))));
+    };
+    if text.contains(char::REPLACEMENT_CHARACTER) && !value.unchecked_ref::<CheckedString>().is_well_formed() {
+        return Err(type_error(&format!(
+            "{what} is not well-formed UTF-16 (it contains a lone surrogate)"
+        )));
+    }
+    Ok(text)
+}
+
+/// A structured argument, read through `JSON.stringify` so every problem is named.
+pub(crate) fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+    if value.is_undefined() {
+        return Err(type_error(&format!("{what} is required, got undefined")));
+    }
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|e| {
+            let reason = e
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "it cannot be converted to JSON".to_owned());
+            type_error(&format!("{what} could not be read: {reason}"))
+        })?
+        .as_string()
+        .ok_or_else(|| type_error(&format!("{what} must be JSON-like data, got {}", describe_type(value))))?;
+    from_json(what, &text).map_err(|e| type_error(&e.to_string()))
+}
+
+/// Converts a result to a plain JS value: objects, arrays, strings, numbers, booleans.
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error(&format!("toolgate could not convert its result: {e}")))
+}
+
+pub(crate) fn to_ts<T: Serialize + tsify::Tsify>(value: &T) -> Result<Ts<T>, JsValue> {
+    to_js(value).map(Ts::new_unchecked)
+}
+
