@@ -9,6 +9,7 @@ import * as seed from './seed-baseline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const toolgate = createRequire(import.meta.url)(join(root, 'pkg', 'node', 'toolgate.js'));
+const engine = createRequire(import.meta.url)(join(root, 'pkg', 'engine', 'node', 'toolgate_engine.js'));
 
 /** A realistic list: mostly exact entries, some server wildcards, a few tool wildcards. */
 function makeList(n) {
@@ -81,9 +82,91 @@ const flat = at(10000)['toolgate isAllowlisted ns'] / at(10)['toolgate isAllowli
 console.log(`\nspeed-up at 10 entries (isAllowlisted vs some(f4c)): ${speedup.toFixed(1)}x   target >= 5x   ${speedup >= 5 ? 'met' : 'MISSED'}`);
 console.log(`10,000-entry / 10-entry time (isAllowlisted): ${flat.toFixed(2)}   target <= 1.5   ${flat <= 1.5 ? 'met' : 'MISSED'}`);
 
-console.log('\n.wasm size');
-for (const build of ['node', 'web']) {
-  const bytes = readFileSync(join(root, 'pkg', build, 'toolgate_bg.wasm'));
+// ---- terminal decisions: sub-command analysis vs a RegExp loop over the whole string ----
+
+/** N rules as users accumulate them (mostly via "Always allow `cmd`"), plus Zed-style unanchored denies. */
+function makeRules(n) {
+  const spec = { alwaysAllow: [], alwaysConfirm: [], alwaysDeny: [] };
+  for (let i = 0; i < n; i++) {
+    if (i % 3 === 0) spec.alwaysAllow.push({ pattern: `^cmd${i}\\b` });
+    else if (i % 3 === 1) spec.alwaysConfirm.push({ pattern: `^cmd${i}\\s+(push|publish)\\b` });
+    else spec.alwaysDeny.push({ pattern: `^cmd${i}\\s+(nuke|wipe)\\b` });
+  }
+  spec.alwaysDeny.push(...['mkfs\\.', '/etc/shadow', '> /dev/sd', 'dd\\s+if=/dev/'].map((pattern) => ({ pattern })));
+  return spec;
+}
+
+function makeCommands(n) {
+  const pick = (k) => `cmd${(k * 7919) % n}`;
+  const commands = [];
+  for (let k = 0; k < 32; k++) {
+    const shapes = [
+      `${pick(k)} build --release`,
+      `${pick(k)} status && ${pick(k + 1)} log --oneline -n 5`,
+      `${pick(k)} test | ${pick(k + 2)} -c 'a; b' > /dev/null`,
+      `unknown${k} --flag value`,
+    ];
+    commands.push(shapes[k % shapes.length]);
+  }
+  return commands;
+}
+
+/** The seed's decide_permission (002) in plain JS: deny, confirm, allow, default, over the whole string. */
+function regexLoop(rules) {
+  const compile = (list) => list.map((r) => new RegExp(r.pattern, r.caseSensitive ? '' : 'i'));
+  const deny = compile(rules.alwaysDeny), confirm = compile(rules.alwaysConfirm), allow = compile(rules.alwaysAllow);
+  return (command) => {
+    if (deny.some((r) => r.test(command))) return 'deny';
+    if (confirm.some((r) => r.test(command))) return 'confirm';
+    if (allow.some((r) => r.test(command))) return 'allow';
+    return 'confirm';
+  };
+}
+
+function measureOne(fn, inputs) {
+  let sink = 0;
+  const round = (reps) => {
+    const t0 = process.hrtime.bigint();
+    for (let r = 0; r < reps; r++) for (let i = 0; i < inputs.length; i++) sink += fn(inputs[i]).length;
+    return Number(process.hrtime.bigint() - t0) / (reps * inputs.length);
+  };
+  let reps = 1;
+  while (round(reps) * reps * inputs.length < 20e6) reps *= 2;
+  const samples = Array.from({ length: 9 }, () => round(reps)).sort((a, b) => a - b);
+  if (sink < 0) console.log(sink);
+  return samples[4];
+}
+
+const terminalRows = [];
+for (const n of [10, 100, 1000]) {
+  const rules = makeRules(n);
+  const commands = makeCommands(n);
+  const policy = new engine.Policy({ layers: [{ name: 'user', tools: { terminal: rules } }] });
+  const loop = regexLoop(rules);
+  terminalRows.push({
+    rules: n + 4,
+    'plain JS RegExp loop ns': measureOne(loop, commands),
+    'toolgate outcome ns': measureOne((c) => policy.outcome('terminal', c), commands),
+    'toolgate decide (explained) ns': measureOne((c) => policy.decide('terminal', c).outcome, commands),
+  });
+  policy.free();
+}
+console.log(`\nTerminal decisions with sub-command analysis, ns per command (median of 9 rounds)\n`);
+const theaders = Object.keys(terminalRows[0]);
+console.log(theaders.join(' | '));
+console.log(theaders.map(() => '---').join(' | '));
+for (const r of terminalRows) console.log(theaders.map((h) => fmt(r[h])).join(' | '));
+const big = terminalRows[terminalRows.length - 1], small = terminalRows[0];
+const tSpeed = big['plain JS RegExp loop ns'] / big['toolgate outcome ns'];
+const tFlat = big['toolgate outcome ns'] / small['toolgate outcome ns'];
+console.log(`\nspeed-up at ${big.rules} rules (outcome vs RegExp loop): ${tSpeed.toFixed(1)}x   target >= 10x   ${tSpeed >= 10 ? 'met' : 'MISSED'}`);
+console.log(`${big.rules}-rule / ${small.rules}-rule time (outcome): ${tFlat.toFixed(2)}   target <= 3   ${tFlat <= 3 ? 'met' : 'MISSED'}`);
+
+console.log('\n.wasm size (gzip -9)');
+for (const [file, target] of [['node/toolgate_bg.wasm', 100000], ['web/toolgate_bg.wasm', 100000],
+  ['engine/node/toolgate_engine_bg.wasm', null], ['engine/web/toolgate_engine_bg.wasm', null]]) {
+  const bytes = readFileSync(join(root, 'pkg', file));
   const gz = gzipSync(bytes, { level: 9 }).length;
-  console.log(`pkg/${build}/toolgate_bg.wasm: ${(bytes.length / 1024).toFixed(1)} KiB raw, ${(gz / 1000).toFixed(1)} KB gzipped   target <= 100 KB   ${gz <= 100000 ? 'met' : 'MISSED'}`);
+  const verdict = target === null ? 'no target yet (see README)' : `target <= 100 KB   ${gz <= target ? 'met' : 'MISSED'}`;
+  console.log(`pkg/${file}: ${(bytes.length / 1024).toFixed(1)} KiB raw, ${(gz / 1000).toFixed(1)} KB gzipped   ${verdict}`);
 }

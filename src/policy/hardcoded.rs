@@ -50,8 +50,10 @@ pub(crate) fn check(input: &str, analysis: &ShellAnalysis) -> Option<HardDenial>
     let Some(patterns) = zed_patterns() else {
         return Some(HardDenial { item: input.to_owned(), detail: "the built-in patterns are unavailable".into() });
     };
+    // Every built-in pattern needs the word `rm`: only texts containing it are searched.
     std::iter::once(input)
         .chain(analysis.items.iter().map(|i| i.text.as_str()))
+        .filter(|text| text.to_ascii_lowercase().contains("rm"))
         .find(|text| patterns.iter().any(|p| p.is_match(text)))
         .map(|text| HardDenial { item: text.to_owned(), detail: "matches a built-in rm rule".into() })
 }

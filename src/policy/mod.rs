@@ -246,7 +246,10 @@ impl Policy {
                             pattern: rule.pattern.clone(),
                         };
                         match compile(&rule.pattern, rule.case_sensitive) {
-                            Ok(regex) => index.list(kind).push(CompiledRule { regex, origin }, &rule.pattern, rule.case_sensitive),
+                            Ok(regex) => {
+                                let compiled = CompiledRule::new(regex, origin, &rule.pattern, rule.case_sensitive);
+                                index.list(kind).push(compiled, &rule.pattern, rule.case_sensitive);
+                            }
                             Err(error) => {
                                 let bad = InvalidPattern {
                                     layer: layer.name.clone(),

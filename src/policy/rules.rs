@@ -46,6 +46,136 @@ pub struct RuleRef {
 pub struct CompiledRule {
     pub regex: Regex,
     pub origin: RuleRef,
+    /// A literal every match contains (ASCII-lowercased when the rule ignores case); when the
+    /// text lacks it the regex cannot match and is not run.
+    pub required: Option<String>,
+    pub case_sensitive: bool,
+}
+
+impl CompiledRule {
+    pub fn new(regex: Regex, origin: RuleRef, pattern: &str, case_sensitive: bool) -> Self {
+        let required = required_literal(pattern).map(|l| if case_sensitive { l } else { l.to_ascii_lowercase() });
+        CompiledRule { regex, origin, required, case_sensitive }
+    }
+
+    fn is_match(&self, text: &Haystack<'_>) -> bool {
+        let present = match &self.required {
+            None => true,
+            Some(literal) if self.case_sensitive => text.text.contains(literal.as_str()),
+            Some(literal) => text.lower().contains(literal.as_str()),
+        };
+        present && self.regex.is_match(text.text)
+    }
+}
+
+/// The text being matched, with its ASCII-lowercased form made on first need.
+pub struct Haystack<'a> {
+    pub text: &'a str,
+    lower: std::cell::OnceCell<String>,
+}
+
+impl<'a> Haystack<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Haystack { text, lower: std::cell::OnceCell::new() }
+    }
+
+    fn lower(&self) -> &str {
+        self.lower.get_or_init(|| self.text.to_ascii_lowercase())
+    }
+}
+
+/// The longest run of literal characters that every match of `pattern` must contain.
+///
+/// Only the top level is read: a top-level `|` means no literal is required; groups and
+/// classes end a run; a character followed by a quantifier is not required, so it ends the
+/// run before it. Conservative by construction: `None` whenever in doubt.
+pub fn required_literal(pattern: &str) -> Option<String> {
+    // Inline flags change how what follows matches; escapes with arguments (`\x41`, `\u{…}`,
+    // `\p{L}`, `\1`) would be misread as literals. No prefilter for those.
+    let escapes_with_arguments = pattern.split('\\').skip(1).any(|after| after.starts_with(|c: char| "xuUpPkQ0123456789".contains(c)));
+    if pattern.contains("(?") || escapes_with_arguments {
+        return None;
+    }
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut best = String::new();
+    let mut run = String::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let finish = |run: &mut String, best: &mut String| {
+        if run.chars().count() > best.chars().count() {
+            *best = run.clone();
+        }
+        run.clear();
+    };
+    while let Some(&c) = chars.get(i) {
+        let next = chars.get(i + 1).copied();
+        if depth > 0 {
+            match c {
+                '\\' => i += 1,
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        // A literal character (possibly escaped), and how many pattern chars it spans.
+        let literal = match c {
+            '\\' => match next {
+                Some(e) if e.is_ascii_punctuation() => Some((e, 2)),
+                _ => None,
+            },
+            '|' => return None,
+            '(' => {
+                depth += 1;
+                None
+            }
+            '[' => {
+                // Skip the class.
+                let mut j = i + 1;
+                if chars.get(j) == Some(&'^') {
+                    j += 1;
+                }
+                if chars.get(j) == Some(&']') {
+                    j += 1;
+                }
+                while chars.get(j).is_some_and(|ch| *ch != ']') {
+                    if chars.get(j) == Some(&'\\') {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                finish(&mut run, &mut best);
+                i = j + 1;
+                continue;
+            }
+            '.' | '^' | '$' | '*' | '+' | '?' | '{' | '}' | ')' => None,
+            _ => Some((c, 1)),
+        };
+        match literal {
+            Some((ch, width)) => {
+                let after = chars.get(i + width).copied();
+                if matches!(after, Some('*' | '?' | '{')) {
+                    // Optional or counted: not required.
+                    finish(&mut run, &mut best);
+                } else {
+                    run.push(ch);
+                    if after == Some('+') {
+                        // One is required, repeats are not contiguous with what follows.
+                        finish(&mut run, &mut best);
+                    }
+                }
+                i += width;
+            }
+            None => {
+                finish(&mut run, &mut best);
+                // Skip the escape's second character too (`\s`, `\b`).
+                i += if c == '\\' { 2 } else { 1 };
+            }
+        }
+    }
+    finish(&mut run, &mut best);
+    (!best.is_empty()).then_some(best)
 }
 
 /// The rules of one list of one tool, united across layers, in policy order.
@@ -125,6 +255,7 @@ impl RuleSet {
         } else {
             self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice)
         };
+        let haystack = Haystack::new(text);
         let mut best: Option<usize> = None;
         for candidates in [exact, folded, self.unindexed.as_slice()] {
             // Each list is in policy order: its first hit is its earliest.
@@ -132,7 +263,7 @@ impl RuleSet {
                 if best.is_some_and(|b| b < i) {
                     break;
                 }
-                if self.rules.get(i).is_some_and(|r| r.regex.is_match(text)) {
+                if self.rules.get(i).is_some_and(|r| r.is_match(&haystack)) {
                     best = Some(i);
                     break;
                 }
@@ -150,7 +281,7 @@ mod tests {
         let mut s = RuleSet::default();
         for (i, (p, cs)) in patterns.iter().enumerate() {
             let origin = RuleRef { layer: "user".into(), tool: "terminal".into(), list: ListKind::AlwaysAllow, index: i, pattern: p.to_string() };
-            s.push(CompiledRule { regex: compile(p, *cs).unwrap(), origin }, p, *cs);
+            s.push(CompiledRule::new(compile(p, *cs).unwrap(), origin, p, *cs), p, *cs);
         }
         s
     }
@@ -176,6 +307,35 @@ mod tests {
         for text in ["git status", "GIT status", "Git push", "cargo build", "gitx status", "echo status", "ls", "git-lfs", "", "GIT  x"] {
             let linear = patterns.iter().position(|(p, cs)| compile(p, *cs).unwrap().is_match(text));
             assert_eq!(s.first_match(text).map(|r| r.origin.index), linear, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn required_literals_are_only_what_every_match_contains() {
+        for (pattern, literal) in [
+            (r"mkfs\.", Some("mkfs.")), (r"/etc/shadow", Some("/etc/shadow")), (r"dd\s+if=/dev/", Some("if=/dev/")),
+            (r"rm\s+-rf\s+(/|\.\.)", Some("-rf")), (r"^cargo\b", Some("cargo")), (r"colou?r", Some("colo")),
+            (r"ab+c", Some("ab")), (r"a|b", None), (r"(abc)", None), (r"[xyz]", None), (r"x{2}abc", Some("abc")),
+            (r"\d+", None), (r"DROP\s+TABLE", Some("TABLE")), (r":\(\)\{ :\|:& \};:", Some(":(){ :|:& };:")),
+            (r"\x41BC", None), (r"(?i)abc", None), (r"\u{41}bc", None), (r"\p{L}xyz", None), (r"a\\b", Some("a\\b")),
+        ] {
+            assert_eq!(required_literal(pattern).as_deref(), literal, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn the_prefilter_never_changes_the_answer() {
+        let patterns = [r"mkfs\.", r"DROP\s+TABLE", r"colou?r", r"ab+c", r"x{2}abc", r"^cargo\b", r"/etc/(passwd|shadow)", r"[Ss]udo\s", r"\x41BC", r"(?i)abc", r"(?-i)ABC"];
+        let texts = ["mkfs.ext4", "MKFS.x", "drop table x", "DROP  TABLE", "color", "colour", "abbbc", "ac", "xxabc", "xabc", "Cargo b", "cat /etc/shadow", "Sudo x", "sudo", "ABC", "abc"];
+        for cs in [false, true] {
+            for p in patterns {
+                let re = compile(p, cs).unwrap();
+                let origin = RuleRef { layer: "u".into(), tool: "t".into(), list: ListKind::AlwaysDeny, index: 0, pattern: p.into() };
+                let rule = CompiledRule::new(re.clone(), origin, p, cs);
+                for t in texts {
+                    assert_eq!(rule.is_match(&Haystack::new(t)), re.is_match(t), "{p} cs={cs} on {t:?}");
+                }
+            }
         }
     }
 
