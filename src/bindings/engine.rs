@@ -173,3 +173,119 @@ pub fn apply_zed_settings_change(
     let updated = crate::zed::apply_change(&settings, &change).map_err(|e| error(&e))?;
     to_js(&updated)
 }
+
+// ---------------------------------------------------------------------------------------
+// The Cursor approval flow (seed 003).
+
+use crate::cursor::{self, review::Allowlists, AutoRunControls, AutoRunSettings, ComposerState, HookResult, Review, ReviewKind, ReviewOption, ReviewRequest};
+
+fn hook_arg(hook: Option<Ts<HookResult>>) -> Result<Option<HookResult>, JsValue> {
+    match hook.map(|h| h.js_value()).filter(|h| !h.is_undefined() && !h.is_null()) {
+        Some(h) => json_arg(&h, "hook").map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Effective auto-run settings from a stored `composerState` (defaults filled in, legacy migrated).
+#[wasm_bindgen(js_name = migrateComposerState)]
+pub fn migrate_composer_state(state: Ts<ComposerState>) -> Result<Ts<AutoRunSettings>, JsValue> {
+    let state: ComposerState = json_arg(&state.js_value(), "state")?;
+    to_ts(&cursor::migrate(&state))
+}
+
+/// The settings after team admin `AutoRunControls` (protobuf field names) are applied.
+#[wasm_bindgen(js_name = applyAdminControls)]
+pub fn apply_admin_controls(settings: Ts<AutoRunSettings>, controls: Ts<AutoRunControls>) -> Result<Ts<AutoRunSettings>, JsValue> {
+    let settings: AutoRunSettings = json_arg(&settings.js_value(), "settings")?;
+    let controls: AutoRunControls = json_arg(&controls.js_value(), "controls")?;
+    to_ts(&cursor::apply_admin_controls(&settings, &controls))
+}
+
+/// Whether a terminal command needs approval, its allowlist candidates and approval type.
+#[wasm_bindgen(js_name = decideTerminalCommand)]
+pub fn decide_terminal_command(
+    #[wasm_bindgen(unchecked_param_type = "string")] command: JsValue,
+    settings: Ts<AutoRunSettings>,
+    hook: Option<Ts<HookResult>>,
+) -> Result<Ts<cursor::TerminalDecision>, JsValue> {
+    let command = string_arg(&command, "command")?;
+    let settings: AutoRunSettings = json_arg(&settings.js_value(), "settings")?;
+    to_ts(&cursor::decide_terminal(&command, &settings, hook_arg(hook)?))
+}
+
+/// Whether writing or deleting a file needs approval (dotfile, outside-workspace and delete protections).
+#[wasm_bindgen(js_name = decideFileOperation)]
+pub fn decide_file_operation(
+    operation: Ts<cursor::FileOperation>,
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] workspaceRoots: JsValue,
+    settings: Ts<AutoRunSettings>,
+    hook: Option<Ts<HookResult>>,
+) -> Result<Ts<cursor::FileDecision>, JsValue> {
+    let operation: cursor::FileOperation = json_arg(&operation.js_value(), "operation")?;
+    let path = string_arg(&path, "path")?;
+    let roots: Vec<String> = json_arg(&workspaceRoots, "workspaceRoots")?;
+    let settings: AutoRunSettings = json_arg(&settings.js_value(), "settings")?;
+    to_ts(&cursor::decide_file_operation(operation, &path, &roots, &settings, hook_arg(hook)?))
+}
+
+/// A new review of a tool call, requested (`none → requested`).
+#[wasm_bindgen(js_name = requestReview)]
+pub fn request_review(kind: Ts<ReviewKind>, data: Option<Ts<ReviewRequest>>) -> Result<Ts<Review>, JsValue> {
+    let kind: ReviewKind = json_arg(&kind.js_value(), "kind")?;
+    let data: ReviewRequest = match data.map(|d| d.js_value()).filter(|d| !d.is_undefined() && !d.is_null()) {
+        Some(d) => json_arg(&d, "data")?,
+        None => ReviewRequest::default(),
+    };
+    let review = Review::new(kind).request(data).map_err(|e| error(&e.to_string()))?;
+    to_ts(&review)
+}
+
+/// What a review shows: its header text and options, in order.
+#[derive(serde::Serialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewView {
+    pub header_text: String,
+    pub options: Vec<ReviewOption>,
+}
+
+#[wasm_bindgen(js_name = reviewView)]
+pub fn review_view(review: Ts<Review>) -> Result<Ts<ReviewView>, JsValue> {
+    let review: Review = json_arg(&review.js_value(), "review")?;
+    to_ts(&ReviewView { header_text: review.header_text(), options: review.options() })
+}
+
+/// The answer to a review and the current allowlists it may extend.
+#[derive(serde::Deserialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReviewAnswer {
+    pub option: ReviewOption,
+    #[serde(default)]
+    pub feedback: Option<String>,
+    #[serde(default)]
+    pub allowlists: Allowlists,
+}
+
+/// The finished review and what the answer means.
+#[derive(serde::Serialize, tsify::Tsify)]
+pub struct ReviewStep {
+    pub review: Review,
+    pub outcome: cursor::ReviewOutcome,
+}
+
+/// `requested → done`: throws if the review was never requested, is already done, or the option is not offered.
+#[wasm_bindgen(js_name = answerReview)]
+pub fn answer_review(review: Ts<Review>, answer: Ts<ReviewAnswer>) -> Result<Ts<ReviewStep>, JsValue> {
+    let review: Review = json_arg(&review.js_value(), "review")?;
+    let answer: ReviewAnswer = json_arg(&answer.js_value(), "answer")?;
+    let (review, outcome) = review.answer(answer.option, answer.feedback, &answer.allowlists).map_err(|e| error(&e.to_string()))?;
+    to_ts(&ReviewStep { review, outcome })
+}
+
+/// `requested → done` without an answer (the call does not run).
+#[wasm_bindgen(js_name = cancelReview)]
+pub fn cancel_review(review: Ts<Review>) -> Result<Ts<ReviewStep>, JsValue> {
+    let review: Review = json_arg(&review.js_value(), "review")?;
+    let (review, outcome) = review.cancel().map_err(|e| error(&e.to_string()))?;
+    to_ts(&ReviewStep { review, outcome })
+}

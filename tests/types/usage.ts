@@ -31,6 +31,19 @@ async function webview(bytes: BufferSource): Promise<boolean> {
 }
 
 import { Policy, applyPolicyChange, analyzeCommand, type Decision, type PolicySpec } from 'toolgate/engine';
+import { migrateComposerState, decideTerminalCommand, requestReview, answerReview, type AutoRunSettings, type ReviewStep } from 'toolgate/engine';
+
+const autoRun: AutoRunSettings = migrateComposerState({ useYoloMode: true, yoloCommandAllowlist: ['git'] });
+const terminal = decideTerminalCommand('git status && rm -rf build', autoRun, 'ask');
+const candidates: string[] = terminal.candidatesForAllowlist;
+const approval: 'user' | 'allowlist' | 'full_auto' | 'none' = terminal.approvalType;
+const step: ReviewStep = answerReview(requestReview('terminal', { candidatesForAllowlist: candidates }), { option: 'allowlistCommands' });
+const updated: string[] | undefined = step.outcome.commandAllowlist;
+// @ts-expect-error hooks answer allow, ask or reject
+decideTerminalCommand('ls', autoRun, 'maybe');
+// @ts-expect-error review options are a fixed set
+answerReview(step.review, { option: 'approve' });
+export { approval, updated };
 import initEngine, { Policy as WebPolicy } from 'toolgate/engine/web';
 
 const spec: PolicySpec = { layers: [{ name: 'user', tools: { terminal: { alwaysAllow: [{ pattern: '^ls\\b' }] } } }] };

@@ -1,0 +1,16 @@
+//! The Cursor approval-flow dialect (seed 003, with seed 000's settings): the terminal decision,
+//! file protections, hooks, the review state machine and its options, and the auto-run settings
+//! (defaults, legacy migration, team admin controls). It builds on the shell analysis of
+//! [`crate::shell`] and the MCP allowlist of [`crate::mcp`]; it does not repeat them.
+
+pub mod files;
+pub mod hooks;
+pub mod review;
+pub mod settings;
+pub mod terminal;
+
+pub use files::{decide_file_operation, FileDecision, FileOperation};
+pub use hooks::HookResult;
+pub use review::{Allowlists, Review, ReviewKind, ReviewOption, ReviewOutcome, ReviewRequest};
+pub use settings::{apply_admin_controls, migrate, AutoRunControls, AutoRunSettings, ComposerState};
+pub use terminal::{decide_terminal, ApprovalType, TerminalDecision};
