@@ -7,8 +7,10 @@
 //! Each design the engine follows is a *dialect*: [`mcp`] is the Cursor MCP allowlist.
 
 pub mod cursor;
+pub mod gasoline;
 pub mod input;
 pub mod policy;
+pub mod roo;
 pub mod shell;
 pub mod zed;
 pub mod mcp;

@@ -1,0 +1,338 @@
+//! The Gasoline dialect (seed 001): a YAML `allowed_tools:` list of `*`, `tool.*` and
+//! `tool.action` patterns, matched case-insensitively, with the seed's error object for a call
+//! that is not allowed, a summary for `server_config`, and atomic reload.
+//!
+//! The list is translated into one layer of the rule model — `tool.*` sets the tool's default
+//! to allow, `tool.action` adds an anchored allow rule on the action, anything else falls to a
+//! deny default — and decided by [`crate::policy::Policy`], the one evaluator.
+
+use crate::policy::{LayerKind, LayerSpec, Mode, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
+
+/// A load error, with the 1-based line and column it points at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct GasolineError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for GasolineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "allowlist line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for GasolineError {}
+
+fn error_at(mark: &Marker, message: String) -> GasolineError {
+    GasolineError { line: mark.line(), column: mark.col() + 1, message }
+}
+
+/// The seed's error object for a call that is not allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ToolNotAllowed {
+    /// Always `"tool_not_allowed"`.
+    pub error: String,
+    pub message: String,
+    pub tool: String,
+    pub action: String,
+    pub allowed_tools: Vec<String>,
+}
+
+/// What `observe({what: "server_config"})` reports about the allowlist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct AllowlistSummary {
+    /// False when the list is empty or missing: everything is allowed.
+    pub enabled: bool,
+    pub allowed_tools: Vec<String>,
+    pub count: usize,
+    /// "Allowlist enabled, X tools/actions permitted".
+    pub message: String,
+}
+
+/// Collects the events of one YAML document, with positions.
+#[derive(Default)]
+struct Events(Vec<(Event, Marker)>);
+
+impl MarkedEventReceiver for Events {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        self.0.push((event, mark));
+    }
+}
+
+/// Reads the `allowed_tools` list: the patterns as written, each with its position.
+fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineError> {
+    let mut events = Events::default();
+    Parser::new_from_str(text)
+        .load(&mut events, false)
+        .map_err(|e| error_at(e.marker(), format!("invalid YAML: {}", e.info())))?;
+    let mut iter = events.0.into_iter().filter(|(e, _)| !matches!(e, Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd | Event::Nothing));
+    let Some((first, mark)) = iter.next() else { return Ok(None) };
+    match first {
+        Event::MappingStart(..) => {}
+        Event::Scalar(value, ..) if value.is_empty() || value == "~" || value == "null" => return Ok(None),
+        _ => return Err(error_at(&mark, "the allowlist must be a mapping with an `allowed_tools:` list".into())),
+    }
+    let mut patterns = None;
+    while let Some((event, mark)) = iter.next() {
+        match event {
+            Event::MappingEnd => break,
+            Event::Scalar(key, ..) if key == "allowed_tools" => {
+                let (value, value_mark) = iter.next().ok_or_else(|| error_at(&mark, "`allowed_tools` has no value".into()))?;
+                match value {
+                    Event::SequenceStart(..) => {
+                        let mut list = Vec::new();
+                        for (item, item_mark) in iter.by_ref() {
+                            match item {
+                                Event::SequenceEnd => break,
+                                Event::Scalar(pattern, ..) => list.push((pattern, item_mark)),
+                                _ => return Err(error_at(&item_mark, "each allowed_tools entry must be a string such as \"observe.*\"".into())),
+                            }
+                        }
+                        patterns = Some(list);
+                    }
+                    Event::Scalar(v, ..) if v.is_empty() || v == "~" || v == "null" => patterns = Some(Vec::new()),
+                    _ => return Err(error_at(&value_mark, "`allowed_tools` must be a list".into())),
+                }
+            }
+            Event::Scalar(key, ..) => return Err(error_at(&mark, format!("unknown key `{key}`: the allowlist file only has `allowed_tools`"))),
+            _ => return Err(error_at(&mark, "unexpected structure: keys must be plain strings".into())),
+        }
+    }
+    Ok(patterns)
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Checks one pattern: `*`, `tool.*` or `tool.action`.
+fn check_pattern(pattern: &str) -> Result<(), String> {
+    if pattern == "*" {
+        return Ok(());
+    }
+    match pattern.split_once('.') {
+        Some((tool, action)) if is_name(tool) && (action == "*" || is_name(action)) => Ok(()),
+        _ => Err(format!(
+            "invalid pattern \"{pattern}\": use \"*\", \"tool.*\" or \"tool.action\" (letters, digits, '_' and '-')"
+        )),
+    }
+}
+
+/// A loaded allowlist, compiled into the rule model.
+#[derive(Debug, Clone)]
+pub struct GasolineAllowlist {
+    patterns: Vec<String>,
+    policy: Policy,
+}
+
+/// The name of the layer the allowlist becomes.
+pub const LAYER: &str = "gasoline";
+
+fn layer_for(patterns: &[String]) -> LayerSpec {
+    let allow_all = patterns.is_empty() || patterns.iter().any(|p| p == "*");
+    let mut tools: BTreeMap<String, ToolRulesSpec> = BTreeMap::new();
+    for pattern in patterns {
+        if let Some((tool, action)) = pattern.split_once('.') {
+            let rules = tools.entry(tool.to_ascii_lowercase()).or_default();
+            if action == "*" {
+                rules.default_mode = Some(Mode::Allow);
+            } else {
+                rules.always_allow.push(RuleSpec { pattern: format!("^{}$", regex_lite::escape(action)), case_sensitive: false });
+            }
+        }
+    }
+    LayerSpec { name: LAYER.into(), kind: LayerKind::User, default_mode: Some(if allow_all { Mode::Allow } else { Mode::Deny }), tools }
+}
+
+impl GasolineAllowlist {
+    /// Parses and validates YAML text; any error names its line and column and nothing is loaded.
+    pub fn load(text: &str) -> Result<Self, GasolineError> {
+        let patterns = read_patterns(text)?.unwrap_or_default();
+        for (pattern, mark) in &patterns {
+            check_pattern(pattern).map_err(|message| error_at(mark, message))?;
+        }
+        let patterns: Vec<String> = patterns.into_iter().map(|(p, _)| p).collect();
+        let policy = Policy::new(PolicySpec { layers: vec![layer_for(&patterns)], ..PolicySpec::default() });
+        Ok(GasolineAllowlist { patterns, policy })
+    }
+
+    /// Replaces the allowlist with new text, or, on any error, keeps the current one and returns the error.
+    pub fn reload(&mut self, text: &str) -> Result<(), GasolineError> {
+        let next = GasolineAllowlist::load(text)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// The patterns as written.
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
+    /// The rule-model policy the list became.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Whether `tool.action` may run; if not, the seed's error object (the same every time).
+    pub fn check(&self, tool: &str, action: &str) -> Result<(), ToolNotAllowed> {
+        let decision = self.policy.decide(&tool.to_ascii_lowercase(), &[action.to_owned()]);
+        if decision.outcome == Outcome::Allow {
+            return Ok(());
+        }
+        Err(ToolNotAllowed {
+            error: "tool_not_allowed".into(),
+            message: format!("{tool}.{action} is not permitted. Allowed: {}", self.patterns.join(", ")),
+            tool: tool.to_owned(),
+            action: action.to_owned(),
+            allowed_tools: self.patterns.clone(),
+        })
+    }
+
+    /// For `server_config`: the list and "Allowlist enabled, X tools/actions permitted".
+    pub fn summary(&self) -> AllowlistSummary {
+        let count = self.patterns.len();
+        let enabled = count > 0;
+        let message = if enabled {
+            format!("Allowlist enabled, {count} tools/actions permitted")
+        } else {
+            "Allowlist disabled: the list is empty, so all tools/actions are permitted".to_owned()
+        };
+        AllowlistSummary { enabled, allowed_tools: self.patterns.clone(), count, message }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = r#"# Comments supported
+allowed_tools:
+  - "observe.*"             # Wildcard: all observe modes
+  - "generate.reproduction" # Specific: only reproduction
+  - "interact.navigate"     # Specific: only navigate
+  - "interact.refresh"      # Specific: only refresh
+"#;
+
+    #[test]
+    fn the_seed_file_allows_exactly_its_patterns() {
+        let list = GasolineAllowlist::load(SEED).unwrap();
+        for (tool, action) in [("observe", "logs"), ("observe", "server_config"), ("interact", "navigate"), ("interact", "refresh"), ("generate", "reproduction")] {
+            assert!(list.check(tool, action).is_ok(), "{tool}.{action}");
+        }
+        for (tool, action) in [("interact", "execute_js"), ("generate", "test"), ("configure", "x"), ("interact", "navigatex"), ("interact", "")] {
+            assert!(list.check(tool, action).is_err(), "{tool}.{action}");
+        }
+    }
+
+    #[test]
+    fn matching_ignores_case() {
+        let list = GasolineAllowlist::load(SEED).unwrap();
+        assert!(list.check("OBSERVE", "Logs").is_ok());
+        assert!(list.check("Interact", "NAVIGATE").is_ok());
+        let list = GasolineAllowlist::load("allowed_tools: [\"Interact.Navigate\"]").unwrap();
+        assert!(list.check("interact", "navigate").is_ok());
+    }
+
+    #[test]
+    fn a_denied_call_gets_the_seeds_error_object_every_time() {
+        let list = GasolineAllowlist::load("allowed_tools:\n  - observe.*\n  - generate.*\n  - interact.navigate\n").unwrap();
+        let err = list.check("interact", "execute_js").unwrap_err();
+        assert_eq!(
+            serde_json::to_value(&err).unwrap(),
+            serde_json::json!({
+                "error": "tool_not_allowed",
+                "message": "interact.execute_js is not permitted. Allowed: observe.*, generate.*, interact.navigate",
+                "tool": "interact",
+                "action": "execute_js",
+                "allowed_tools": ["observe.*", "generate.*", "interact.navigate"]
+            })
+        );
+        assert_eq!(list.check("interact", "execute_js").unwrap_err(), err);
+    }
+
+    #[test]
+    fn an_empty_or_missing_list_allows_everything_and_star_too() {
+        for text in ["", "# only a comment\n", "allowed_tools: []", "allowed_tools:", "allowed_tools: ~", "~"] {
+            let list = GasolineAllowlist::load(text).unwrap();
+            assert!(list.check("interact", "execute_js").is_ok(), "{text:?}");
+            assert!(!list.summary().enabled, "{text:?}");
+        }
+        let list = GasolineAllowlist::load("allowed_tools: ['*']").unwrap();
+        assert!(list.check("anything", "at_all").is_ok());
+        assert!(list.summary().enabled);
+    }
+
+    #[test]
+    fn summary_for_server_config() {
+        let s = GasolineAllowlist::load(SEED).unwrap().summary();
+        assert_eq!(s.message, "Allowlist enabled, 4 tools/actions permitted");
+        assert_eq!(s.allowed_tools, vec!["observe.*", "generate.reproduction", "interact.navigate", "interact.refresh"]);
+    }
+
+    #[test]
+    fn bad_yaml_and_bad_patterns_are_errors_with_line_and_column() {
+        let err = GasolineAllowlist::load("allowed_tools:\n  - observe.*\n  - [unclosed\n").unwrap_err();
+        assert!(err.message.starts_with("invalid YAML"), "{err}");
+        assert!(err.line >= 3, "{err}");
+        let err = GasolineAllowlist::load("allowed_tools:\n  - observe.*\n  - \"obs*.x\"\n").unwrap_err();
+        assert_eq!((err.line, err.column), (3, 5));
+        assert!(err.message.contains("invalid pattern \"obs*.x\""), "{err}");
+        for bad in ["a.b.c", "observe", ".x", "x.", "*.x", "a b.c", ""] {
+            assert!(GasolineAllowlist::load(&format!("allowed_tools: [\"{bad}\"]")).is_err(), "{bad:?}");
+        }
+        let err = GasolineAllowlist::load("allowed_tool:\n  - observe.*\n").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 1));
+        assert!(err.message.contains("unknown key `allowed_tool`"), "{err}");
+        assert!(GasolineAllowlist::load("allowed_tools: observe.*").is_err());
+        assert!(GasolineAllowlist::load("allowed_tools: [{a: b}]").is_err());
+        assert!(GasolineAllowlist::load("- observe.*").is_err());
+        assert_eq!(err.to_string(), "allowlist line 1, column 1: unknown key `allowed_tool`: the allowlist file only has `allowed_tools`");
+    }
+
+    #[test]
+    fn reload_is_atomic() {
+        let mut list = GasolineAllowlist::load(SEED).unwrap();
+        assert!(list.reload("allowed_tools: [\"broken").is_err());
+        assert!(list.check("interact", "navigate").is_ok(), "the previous list stays in force");
+        assert!(list.reload("allowed_tools: [\"bad..pattern\"]").is_err());
+        assert_eq!(list.patterns().len(), 4);
+        list.reload("allowed_tools: [\"interact.execute_js\"]").unwrap();
+        assert!(list.check("interact", "execute_js").is_ok());
+        assert!(list.check("interact", "navigate").is_err());
+    }
+
+    #[test]
+    fn decisions_come_from_the_rule_engine() {
+        let list = GasolineAllowlist::load(SEED).unwrap();
+        let d = list.policy().decide("interact", &["navigate".into()]);
+        assert_eq!(d.rule.map(|r| (r.layer, r.pattern)), Some((LAYER.to_owned(), "^navigate$".to_owned())));
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_text() {
+        let alphabet = ['a', ':', '-', ' ', '\n', '[', ']', '{', '}', '"', '\'', '#', '*', '.', '&', '|', '>', '!', '%', '\t', '@', '`', ','];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..20_000 {
+            let len = (seed % 40) as usize;
+            let mut s = String::new();
+            for _ in 0..len {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+            }
+            let _ = GasolineAllowlist::load(&s);
+            let _ = GasolineAllowlist::load(&format!("allowed_tools:\n  - {s}"));
+        }
+    }
+}
