@@ -289,3 +289,123 @@ pub fn cancel_review(review: Ts<Review>) -> Result<Ts<ReviewStep>, JsValue> {
     let (review, outcome) = review.cancel().map_err(|e| error(&e.to_string()))?;
     to_ts(&ReviewStep { review, outcome })
 }
+
+// ---------------------------------------------------------------------------------------
+// Gasoline (seed 001) and Roo Code (seed 004).
+
+use crate::gasoline;
+use crate::roo;
+use std::collections::BTreeMap;
+
+/// A Gasoline `allowed_tools` YAML allowlist.
+#[derive(Debug)]
+#[wasm_bindgen(js_name = GasolineAllowlist)]
+pub struct JsGasolineAllowlist {
+    inner: gasoline::GasolineAllowlist,
+}
+
+fn gasoline_error(e: &gasoline::GasolineError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    // The position is also available as properties for an editor to point at.
+    let _ = js_sys::Reflect::set(&err, &"line".into(), &JsValue::from(e.line as u32));
+    let _ = js_sys::Reflect::set(&err, &"column".into(), &JsValue::from(e.column as u32));
+    err.into()
+}
+
+#[wasm_bindgen(js_class = GasolineAllowlist)]
+impl JsGasolineAllowlist {
+    /// Loads YAML text; throws an Error with `line` and `column` if it is invalid.
+    #[wasm_bindgen(constructor)]
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "string")] yaml: JsValue) -> Result<JsGasolineAllowlist, JsValue> {
+        let yaml = string_arg(&yaml, "yaml")?;
+        gasoline::GasolineAllowlist::load(&yaml).map(|inner| JsGasolineAllowlist { inner }).map_err(|e| gasoline_error(&e))
+    }
+
+    /// Replaces the allowlist; on any error throws and keeps the current one in force.
+    pub fn reload(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] yaml: JsValue) -> Result<(), JsValue> {
+        let yaml = string_arg(&yaml, "yaml")?;
+        self.inner.reload(&yaml).map_err(|e| gasoline_error(&e))
+    }
+
+    /// `null` when `tool.action` may run, else the seed's `tool_not_allowed` error object.
+    #[wasm_bindgen(unchecked_return_type = "ToolNotAllowed | null")]
+    pub fn check(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] action: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let tool = string_arg(&tool, "tool")?;
+        let action = string_arg(&action, "action")?;
+        match self.inner.check(&tool, &action) {
+            Ok(()) => Ok(JsValue::NULL),
+            Err(e) => to_js(&e),
+        }
+    }
+
+    /// For `server_config`: the list, its size and "Allowlist enabled, X tools/actions permitted".
+    #[wasm_bindgen(getter)]
+    pub fn summary(&self) -> Result<Ts<gasoline::AllowlistSummary>, JsValue> {
+        to_ts(&self.inner.summary())
+    }
+}
+
+/// Options for a Roo mode: its configuration and the MCP servers' settings.
+#[derive(serde::Deserialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RooModeOptions {
+    pub mode: roo::ModeConfig,
+    /// `mcpServers` from the MCP configuration, by name (only `defaultEnabled` is read).
+    #[serde(default)]
+    #[tsify(type = "Record<string, ServerSettings>")]
+    pub servers: BTreeMap<String, roo::ServerSettings>,
+}
+
+/// A Roo mode's MCP restrictions, compiled.
+#[derive(Debug)]
+#[wasm_bindgen(js_name = RooMode)]
+pub struct JsRooMode {
+    inner: roo::ModePolicy,
+}
+
+#[wasm_bindgen(js_class = RooMode)]
+impl JsRooMode {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Ts<RooModeOptions>) -> Result<JsRooMode, JsValue> {
+        let o: RooModeOptions = json_arg(&options.js_value(), "options")?;
+        Ok(JsRooMode { inner: roo::ModePolicy::new(&o.mode, &o.servers) })
+    }
+
+    /// `null` when the mode may call the tool, else the seed's error text.
+    #[wasm_bindgen(js_name = checkTool, unchecked_return_type = "string | null")]
+    pub fn check_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] serverName: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let server = string_arg(&serverName, "serverName")?;
+        let tool = string_arg(&toolName, "toolName")?;
+        Ok(self.inner.check_tool(&server, &tool).err().map_or(JsValue::NULL, |e| JsValue::from_str(&e)))
+    }
+
+    /// `null` when the mode may read the server's resources, else the error text.
+    #[wasm_bindgen(js_name = checkResource, unchecked_return_type = "string | null")]
+    pub fn check_resource(&self, #[wasm_bindgen(unchecked_param_type = "string")] serverName: JsValue) -> Result<JsValue, JsValue> {
+        let server = string_arg(&serverName, "serverName")?;
+        Ok(self.inner.check_resource(&server).err().map_or(JsValue::NULL, |e| JsValue::from_str(&e)))
+    }
+
+    /// The servers and tools the mode may see, for its prompt.
+    #[wasm_bindgen(js_name = filterCatalogue, unchecked_return_type = "CatalogueServer[]")]
+    pub fn filter_catalogue(&self, #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue) -> Result<JsValue, JsValue> {
+        let catalogue: Vec<roo::CatalogueServer> = json_arg(&catalogue, "catalogue")?;
+        to_js(&self.inner.filter_catalogue(&catalogue))
+    }
+}
+
+/// Problems with a mode's restrictions (conflicts are errors, unknown names warnings).
+#[wasm_bindgen(js_name = validateModeRestrictions, unchecked_return_type = "RestrictionIssue[]")]
+pub fn validate_mode_restrictions(mode: Ts<roo::ModeConfig>, #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue) -> Result<JsValue, JsValue> {
+    let mode: roo::ModeConfig = json_arg(&mode.js_value(), "mode")?;
+    let catalogue: Vec<roo::CatalogueServer> = json_arg(&catalogue, "catalogue")?;
+    to_js(&roo::validate(&mode, &catalogue))
+}

@@ -44,6 +44,18 @@ decideTerminalCommand('ls', autoRun, 'maybe');
 // @ts-expect-error review options are a fixed set
 answerReview(step.review, { option: 'approve' });
 export { approval, updated };
+
+import { GasolineAllowlist, RooMode, validateModeRestrictions, type ToolNotAllowed } from 'toolgate/engine';
+const gas = new GasolineAllowlist('allowed_tools: ["observe.*"]');
+const denied: ToolNotAllowed | null = gas.check('interact', 'execute_js');
+const count: number = gas.summary.count;
+const roo = new RooMode({ mode: { slug: 'code', mcpRestrictions: { allowedServers: ['docs'] } }, servers: { docs: { defaultEnabled: false } } });
+const refusal: string | null = roo.checkTool('docs', 'search');
+const visible = roo.filterCatalogue([{ name: 'docs', tools: [{ name: 'search' }] }]);
+const issues = validateModeRestrictions({ slug: 'code' }, visible);
+// @ts-expect-error allowedTools entries name a server and a tool
+new RooMode({ mode: { slug: 'x', mcpRestrictions: { allowedTools: ['docs:search'] } } });
+export { denied, count, refusal, issues };
 import initEngine, { Policy as WebPolicy } from 'toolgate/engine/web';
 
 const spec: PolicySpec = { layers: [{ name: 'user', tools: { terminal: { alwaysAllow: [{ pattern: '^ls\\b' }] } } }] };
