@@ -321,16 +321,7 @@ allowed_tools:
     #[test]
     fn never_panics_on_arbitrary_text() {
         let alphabet = ['a', ':', '-', ' ', '\n', '[', ']', '{', '}', '"', '\'', '#', '*', '.', '&', '|', '>', '!', '%', '\t', '@', '`', ','];
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-        for _ in 0..20_000 {
-            let len = (seed % 40) as usize;
-            let mut s = String::new();
-            for _ in 0..len {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
-            }
+        for s in crate::test_support::random_strings(&alphabet, 20_000, 40, 0x2545_F491_4F6C_DD1D) {
             let _ = GasolineAllowlist::load(&s);
             let _ = GasolineAllowlist::load(&format!("allowed_tools:\n  - {s}"));
         }

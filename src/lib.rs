@@ -15,5 +15,8 @@ pub mod shell;
 pub mod zed;
 pub mod mcp;
 
+#[cfg(test)]
+mod test_support;
+
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;

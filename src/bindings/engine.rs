@@ -34,6 +34,11 @@ fn inputs_arg(input: Option<Ts<ToolInput>>) -> Result<Vec<String>, JsValue> {
     }
 }
 
+/// The tool and its input(s), checked.
+fn call_args(tool: &JsValue, input: Option<Ts<ToolInput>>) -> Result<(String, Vec<String>), JsValue> {
+    Ok((string_arg(tool, "tool")?, inputs_arg(input)?))
+}
+
 /// Options for [`JsPolicy::from_zed_settings`].
 #[derive(Default, serde::Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -88,8 +93,7 @@ impl JsPolicy {
         #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         input: Option<Ts<ToolInput>>,
     ) -> Result<Ts<policy::Decision>, JsValue> {
-        let tool = string_arg(&tool, "tool")?;
-        let inputs = inputs_arg(input)?;
+        let (tool, inputs) = call_args(&tool, input)?;
         to_ts(&self.inner.decide(&tool, &inputs))
     }
 
@@ -99,8 +103,7 @@ impl JsPolicy {
         #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         input: Option<Ts<ToolInput>>,
     ) -> Result<Ts<policy::Outcome>, JsValue> {
-        let tool = string_arg(&tool, "tool")?;
-        let inputs = inputs_arg(input)?;
+        let (tool, inputs) = call_args(&tool, input)?;
         to_ts(&self.inner.outcome(&tool, &inputs))
     }
 
@@ -111,8 +114,7 @@ impl JsPolicy {
         #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         input: Option<Ts<ToolInput>>,
     ) -> Result<JsValue, JsValue> {
-        let tool = string_arg(&tool, "tool")?;
-        let inputs = inputs_arg(input)?;
+        let (tool, inputs) = call_args(&tool, input)?;
         to_js(&self.inner.suggestions(&tool, &inputs))
     }
 
@@ -124,8 +126,7 @@ impl JsPolicy {
         input: Option<Ts<ToolInput>>,
         layer: Option<Ts<LayerName>>,
     ) -> Result<JsValue, JsValue> {
-        let tool = string_arg(&tool, "tool")?;
-        let inputs = inputs_arg(input)?;
+        let (tool, inputs) = call_args(&tool, input)?;
         let layer = match layer.map(|l| l.js_value()).filter(|l| !l.is_undefined() && !l.is_null()) {
             Some(l) => string_arg(&l, "layer")?,
             None => "user".to_owned(),

@@ -121,6 +121,13 @@ pub struct ReviewOutcome {
     pub feedback: Option<String>,
 }
 
+impl ReviewOutcome {
+    /// Nothing runs and nothing changes: a cancelled review, or the start of an answer.
+    fn declined() -> Self {
+        ReviewOutcome { result: ReviewResultType::None, approved: false, command_allowlist: None, mcp_allowed_tools: None, switch_to_default_agent_mode: false, feedback: None }
+    }
+}
+
 /// An illegal transition or answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "code", rename_all = "camelCase")]
@@ -213,7 +220,7 @@ impl Review {
         if !self.options().contains(&option) {
             return Err(ReviewError::OptionNotOffered { option });
         }
-        let mut outcome = ReviewOutcome { result: ReviewResultType::None, approved: false, command_allowlist: None, mcp_allowed_tools: None, switch_to_default_agent_mode: false, feedback: None };
+        let mut outcome = ReviewOutcome::declined();
         match option {
             ReviewOption::Run => (outcome.result, outcome.approved) = (ReviewResultType::Run, true),
             ReviewOption::Accept => (outcome.result, outcome.approved) = (ReviewResultType::Accept, true),
@@ -259,7 +266,7 @@ impl Review {
         match self.status {
             ReviewStatus::Requested => Ok((
                 Review { status: ReviewStatus::Done, approval_type: Some(ApprovalType::None), ..self.clone() },
-                ReviewOutcome { result: ReviewResultType::None, approved: false, command_allowlist: None, mcp_allowed_tools: None, switch_to_default_agent_mode: false, feedback: None },
+                ReviewOutcome::declined(),
             )),
             ReviewStatus::None => Err(ReviewError::NotRequested),
             ReviewStatus::Done => Err(ReviewError::AlreadyDone),

@@ -152,16 +152,7 @@ fn spans_point_into_the_input() {
 #[test]
 fn never_panics_on_arbitrary_bytes() {
     let alphabet = ['a', ' ', ';', '&', '|', '(', ')', '{', '}', '$', '`', '\'', '"', '\\', '<', '>', '\n', '#', '=', '*', 'é', '\r'];
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    for _ in 0..20_000 {
-        let len = (seed % 24) as usize;
-        let mut s = String::new();
-        for _ in 0..len {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
-        }
+    for s in crate::test_support::random_strings(&alphabet, 20_000, 24, 0x9E37_79B9_7F4A_7C15) {
         let a = analyze(&s);
         for item in &a.items {
             assert!(item.start <= item.end && item.end <= s.len(), "{s:?}");
