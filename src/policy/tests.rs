@@ -219,8 +219,9 @@ fn case_sensitivity_is_per_rule_and_insensitive_by_default() {
     assert_eq!(outcome(&p, "psql -c 'DROP TABLE x'"), Outcome::Deny);
     assert_eq!(outcome(&p, "psql -c 'drop table x'"), Outcome::Allow);
     assert_eq!(outcome(&p, "CURL x"), Outcome::Deny);
-    // regex-lite folds ASCII only, which the rule index relies on: the Kelvin sign is not `k`.
-    assert!(!rules::compile("^k", false).unwrap().is_match("\u{212A}"));
+    // regex-lite folds ASCII only, which the rule index and the literal prefilter rely on.
+    assert!(!rules::compile("^k", false).unwrap().is_match("\u{212A}"), "the Kelvin sign is not k");
+    assert!(!rules::compile("É", false).unwrap().is_match("é"), "É is not folded to é");
 }
 
 // ---- explanations ----
