@@ -269,7 +269,7 @@ impl Policy {
                     Mode::Confirm => "Needs confirmation",
                     Mode::Deny => "Denied",
                 };
-                (Outcome::from(mode), reason, format!("{verb} by {from}: no rule matched"))
+                (Outcome::from(mode), reason, format!("{verb} by {from}: {}", uncovered(rules, &items)))
             }
         };
         // Never let a fallback allow what deny or confirm rules could not be checked against.
@@ -327,6 +327,27 @@ impl Policy {
             }
         }
         (items, None)
+    }
+}
+
+/// Why no allow rule settled the call: the parts left uncovered, and what stood in the way.
+fn uncovered(rules: Option<&ToolIndex>, items: &Items) -> String {
+    if rules.is_none() {
+        return "the tool has no rules".to_owned();
+    }
+    let parts: Vec<String> = items
+        .list
+        .iter()
+        .filter(|i| i.allowed_by.is_none())
+        .map(|i| match i.hazards.first() {
+            Some(h) => format!("\"{}\" ({})", i.text, h.why),
+            None => format!("\"{}\"", i.text),
+        })
+        .collect();
+    match (&items.cannot_vouch, parts.is_empty()) {
+        (Some(why), _) => format!("allow rules are off for this input ({why})"),
+        (None, true) => "no rule matched".to_owned(),
+        (None, false) => format!("not covered by an allow rule: {}", parts.join(", ")),
     }
 }
 

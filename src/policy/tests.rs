@@ -90,6 +90,9 @@ fn allow_needs_every_sub_command() {
     let d = decide(&p, "terminal", "ls && git push");
     assert_eq!(d.outcome, Outcome::Confirm);
     assert!(d.items.iter().any(|i| i.text == "git push" && i.allowed_by.is_none()));
+    assert_eq!(d.message, "Needs confirmation by the policy's default: not covered by an allow rule: \"git push\"");
+    let d = decide(&p, "terminal", "ls > out");
+    assert!(d.message.ends_with("\"ls\" (output is redirected to a file), \"> out\" (output is redirected to a file)"), "{}", d.message);
 }
 
 #[test]
