@@ -138,12 +138,18 @@ pub struct GasolineAllowlist {
 /// The name of the layer the allowlist becomes.
 pub const LAYER: &str = "gasoline";
 
+/// Gasoline tools live in their own namespace of tool ids, so a Gasoline tool named like a
+/// built-in one (`terminal`, `edit_file`) never gets the built-in's shell or path handling.
+fn tool_id(tool: &str) -> String {
+    format!("gasoline:{}", tool.to_ascii_lowercase())
+}
+
 fn layer_for(patterns: &[String]) -> LayerSpec {
     let allow_all = patterns.is_empty() || patterns.iter().any(|p| p == "*");
     let mut tools: BTreeMap<String, ToolRulesSpec> = BTreeMap::new();
     for pattern in patterns {
         if let Some((tool, action)) = pattern.split_once('.') {
-            let rules = tools.entry(tool.to_ascii_lowercase()).or_default();
+            let rules = tools.entry(tool_id(tool)).or_default();
             if action == "*" {
                 rules.default_mode = Some(Mode::Allow);
             } else {
@@ -185,7 +191,7 @@ impl GasolineAllowlist {
 
     /// Whether `tool.action` may run; if not, the seed's error object (the same every time).
     pub fn check(&self, tool: &str, action: &str) -> Result<(), ToolNotAllowed> {
-        let decision = self.policy.decide(&tool.to_ascii_lowercase(), &[action.to_owned()]);
+        let decision = self.policy.decide(&tool_id(tool), &[action.to_owned()]);
         if decision.outcome == Outcome::Allow {
             return Ok(());
         }
@@ -314,8 +320,17 @@ allowed_tools:
     #[test]
     fn decisions_come_from_the_rule_engine() {
         let list = GasolineAllowlist::load(SEED).unwrap();
-        let d = list.policy().decide("interact", &["navigate".into()]);
+        let d = list.policy().decide("gasoline:interact", &["navigate".into()]);
         assert_eq!(d.rule.map(|r| (r.layer, r.pattern)), Some((LAYER.to_owned(), "^navigate$".to_owned())));
+    }
+
+    #[test]
+    fn tools_named_like_built_ins_get_no_built_in_handling() {
+        // As a built-in, `terminal` would be shell-parsed: `run; x` would be two commands.
+        let list = GasolineAllowlist::load("allowed_tools: [\"terminal.run\", \"edit_file.*\"]").unwrap();
+        assert!(list.check("terminal", "run").is_ok());
+        assert!(list.check("terminal", "run; x").is_err());
+        assert!(list.check("edit_file", "anything").is_ok());
     }
 
     #[test]
