@@ -8,7 +8,7 @@
 use super::hooks::HookResult;
 use super::settings::AutoRunSettings;
 use crate::mcp::AutoRunMode;
-use crate::shell::{self, catastrophic_rm, ItemKind};
+use crate::shell::{self, catastrophic_rm, command_chain, ItemKind};
 use serde::{Deserialize, Serialize};
 
 /// How a command came to run (or not), for tracking.
@@ -93,8 +93,9 @@ fn first_covering<'a>(list: &'a [String], command: &str) -> Option<&'a str> {
     list.iter().map(String::as_str).find(|entry| prefix_covers(entry, command))
 }
 
-fn base(name: &str) -> &str {
-    name.rsplit('/').next().unwrap_or(name)
+/// Whether a sub-command runs `program`, itself or through wrappers (`env sudo …`, `nice rm …`).
+fn runs(command: &shell::SubCommand, program: &str) -> bool {
+    command.name.as_deref().is_some_and(|name| command_chain(name, &command.args).contains(&program))
 }
 
 /// Decides a terminal command under Cursor's auto-run settings; `hook` is an external hook's answer.
@@ -149,13 +150,13 @@ pub fn decide_terminal(command: &str, settings: &AutoRunSettings, hook: Option<H
             return ask(TerminalReason::EmptyCommand, "the command runs nothing that could be checked".into());
         }
         if settings.delete_file_protection {
-            if let Some(c) = commands.iter().find(|c| c.name.as_deref().map(base) == Some("rm")) {
+            if let Some(c) = commands.iter().find(|c| runs(c, "rm")) {
                 let mut d = ask(TerminalReason::DeleteFileProtection, format!("\"{}\" deletes files and delete-file protection is on", c.text));
                 d.sub_command = Some(c.text.clone());
                 return d;
             }
         }
-        if let Some(c) = commands.iter().find(|c| c.name.as_deref().map(base) == Some("sudo")) {
+        if let Some(c) = commands.iter().find(|c| runs(c, "sudo")) {
             let mut d = ask(TerminalReason::Sudo, format!("\"{}\" uses sudo, which always needs approval", c.text));
             d.sub_command = Some(c.text.clone());
             return d;
@@ -242,7 +243,7 @@ mod tests {
 
     #[test]
     fn sudo_anywhere_needs_approval_even_when_allowlisted_or_in_run_everything() {
-        for command in ["sudo ls", "ls; sudo rm x", "echo $(sudo id)", "ls | sudo tee f", "/usr/bin/sudo ls"] {
+        for command in ["sudo ls", "ls; sudo rm x", "echo $(sudo id)", "ls | sudo tee f", "/usr/bin/sudo ls", "env sudo ls", "nice -n 5 sudo ls", "command sudo ls"] {
             for mode in [AutoRunMode::Yolo, AutoRunMode::FullYolo] {
                 let d = decide_terminal(command, &settings(mode, &["ls", "sudo", "echo", "tee"]), None);
                 assert!(d.need_approval, "{command} {mode:?}");
@@ -267,6 +268,9 @@ mod tests {
         assert_eq!(reason("# only a comment", &yolo), TerminalReason::EmptyCommand);
         let protected = AutoRunSettings { delete_file_protection: true, ..settings(AutoRunMode::FullYolo, &["rm"]) };
         assert_eq!(reason("ls && rm x", &protected), TerminalReason::DeleteFileProtection);
+        for hidden in ["command rm x", "env rm x", "nohup /bin/rm x", "timeout 5 rm x"] {
+            assert_eq!(reason(hidden, &protected), TerminalReason::DeleteFileProtection, "{hidden}");
+        }
         assert_eq!(reason("ls && rm x", &settings(AutoRunMode::FullYolo, &[])), TerminalReason::RunEverything);
         assert_eq!(reason("anything", &settings(AutoRunMode::AskEveryTime, &["anything"])), TerminalReason::AskEveryTime);
         assert_eq!(reason("ls > ~/.bashrc", &yolo), TerminalReason::Hazard);

@@ -131,7 +131,7 @@ fn plain_item(text: String) -> ItemVerdict {
 }
 
 impl Policy {
-    /// Only the outcome, for the hot path; the same evaluation as [`Policy::decide`].
+    /// Only the outcome: the same evaluation as [`Policy::decide`], cheaper to hand to JavaScript.
     pub fn outcome(&self, tool: &str, inputs: &[String]) -> Outcome {
         self.decide(tool, inputs).outcome
     }

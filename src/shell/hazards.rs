@@ -161,42 +161,55 @@ pub(crate) fn base_name(name: &str) -> &str {
     name.rsplit('/').next().unwrap_or(name)
 }
 
+/// The command a wrapper runs: `sudo -u x ls -l` → `ls -l`; `None` when `name` is no wrapper.
+fn unwrap_once<'a>(name: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
+    let base = base_name(name);
+    let (_, takes_value) = WRAPPERS.iter().find(|(w, _)| *w == base)?;
+    let mut i = 0;
+    let mut seen_duration = false;
+    while let Some(arg) = args.get(i) {
+        if arg == "--" {
+            i += 1;
+            break;
+        }
+        if arg.starts_with('-') && arg.len() > 1 {
+            let option = arg.split('=').next().unwrap_or(arg);
+            i += if takes_value.contains(&option) && !arg.contains('=') { 2 } else { 1 };
+            continue;
+        }
+        if base == "env" && arg.contains('=') {
+            i += 1;
+            continue;
+        }
+        if base == "timeout" && !seen_duration {
+            seen_duration = true;
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    Some((args.get(i)?.as_str(), args.get(i + 1..)?))
+}
+
+/// Every program a command line runs through its wrappers, by base name, outermost first:
+/// `env A=1 sudo rm x` → `["env", "sudo", "rm"]`. Followed at most a few levels deep.
+pub(crate) fn command_chain<'a>(name: &'a str, args: &'a [String]) -> Vec<&'a str> {
+    let mut chain = vec![base_name(name)];
+    let (mut name, mut args) = (name, args);
+    for _ in 0..8 {
+        let Some((inner, rest)) = unwrap_once(name, args) else { break };
+        chain.push(base_name(inner));
+        (name, args) = (inner, rest);
+    }
+    chain
+}
+
 /// Follows wrappers (`sudo -u x env A=1 find …` → `find …`), at most a few levels deep.
 pub(crate) fn effective_command<'a>(name: &'a str, args: &'a [String]) -> (&'a str, &'a [String]) {
     let (mut name, mut args) = (name, args);
     for _ in 0..8 {
-        let base = base_name(name);
-        let Some((_, takes_value)) = WRAPPERS.iter().find(|(w, _)| *w == base) else { break };
-        let mut i = 0;
-        let mut seen_duration = false;
-        while let Some(arg) = args.get(i) {
-            if arg == "--" {
-                i += 1;
-                break;
-            }
-            if arg.starts_with('-') && arg.len() > 1 {
-                let option = arg.split('=').next().unwrap_or(arg);
-                i += if takes_value.contains(&option) && !arg.contains('=') { 2 } else { 1 };
-                continue;
-            }
-            if base == "env" && arg.contains('=') {
-                i += 1;
-                continue;
-            }
-            if base == "timeout" && !seen_duration {
-                seen_duration = true;
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        match (args.get(i), args.get(i + 1..)) {
-            (Some(next), Some(rest)) => {
-                name = next;
-                args = rest;
-            }
-            _ => break,
-        }
+        let Some((inner, rest)) = unwrap_once(name, args) else { break };
+        (name, args) = (inner, rest);
     }
     (name, args)
 }
@@ -398,6 +411,15 @@ mod tests {
         ] {
             assert!(!flagged(fine), "{fine}");
         }
+    }
+
+    #[test]
+    fn the_chain_names_every_program_through_wrappers() {
+        let w = words("env A=1 /usr/bin/sudo -u root nice -n 5 rm -rf x");
+        let (name, args) = w.split_first().unwrap();
+        assert_eq!(command_chain(name, args), ["env", "sudo", "nice", "rm"]);
+        let w = words("ls -la");
+        assert_eq!(command_chain(&w[0], &w[1..]), ["ls"]);
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod parser;
 mod rm_guard;
 
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
+pub(crate) use hazards::command_chain;
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};
 
 use serde::Serialize;
