@@ -10,6 +10,7 @@
 
 mod hazards;
 mod parser;
+mod other_shells;
 mod rm_guard;
 
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
@@ -85,9 +86,36 @@ impl ShellAnalysis {
     }
 }
 
+/// The shell a terminal tool runs its commands in. Each is analysed as far as its syntax is
+/// modelled; anything beyond that sets `cannot_vouch`, so allow rules never guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum Shell {
+    /// sh, bash, zsh, dash, ksh, fish's POSIX-like chaining.
+    #[default]
+    Posix,
+    Nushell,
+    Elvish,
+    Rc,
+    #[serde(rename = "powershell")]
+    PowerShell,
+    Cmd,
+    /// A shell whose syntax is not modelled at all: nothing is vouched for.
+    Unknown,
+}
+
 /// Analyses a POSIX/bash command line.
 pub fn analyze(command: &str) -> ShellAnalysis {
     parser::parse(command)
+}
+
+/// Analyses a command line for the given shell.
+pub fn analyze_in(shell: Shell, command: &str) -> ShellAnalysis {
+    match shell {
+        Shell::Posix => parser::parse(command),
+        other => other_shells::analyze(other, command),
+    }
 }
 
 #[cfg(test)]
