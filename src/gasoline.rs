@@ -2,13 +2,12 @@
 //! `tool.action` patterns, matched case-insensitively, with the seed's error object for a call
 //! that is not allowed, a summary for `server_config`, and atomic reload.
 //!
-//! The list is translated into one layer of the rule model — `tool.*` sets the tool's default
-//! to allow, `tool.action` adds an anchored allow rule on the action, anything else falls to a
-//! deny default — and decided by [`crate::policy::Policy`], the one evaluator.
+//! The list is translated into one layer of the rule model: each pattern becomes a `toolAction`
+//! allow rule of the catalogue's one Gasoline tool, whose calls are `(tool, action)` pairs, under a
+//! deny default (an empty list allows everything). [`crate::policy::Policy`] decides.
 
-use crate::policy::{LayerKind, LayerSpec, Mode, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
+use crate::policy::{CatalogueName, Call, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::fmt;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
@@ -111,21 +110,9 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineEr
     Ok(patterns)
 }
 
-fn is_name(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-/// Checks one pattern: `*`, `tool.*` or `tool.action`.
+/// Checks one pattern: `*`, `tool.*` or `tool.action` (the rule model's own check).
 fn check_pattern(pattern: &str) -> Result<(), String> {
-    if pattern == "*" {
-        return Ok(());
-    }
-    match pattern.split_once('.') {
-        Some((tool, action)) if is_name(tool) && (action == "*" || is_name(action)) => Ok(()),
-        _ => Err(format!(
-            "invalid pattern \"{pattern}\": use \"*\", \"tool.*\" or \"tool.action\" (letters, digits, '_' and '-')"
-        )),
-    }
+    crate::policy::rules::compile_rule(&RuleSpec::tool_action(pattern)).map(|_| ())
 }
 
 /// A loaded allowlist, compiled into the rule model.
@@ -138,26 +125,16 @@ pub struct GasolineAllowlist {
 /// The name of the layer the allowlist becomes.
 pub const LAYER: &str = "gasoline";
 
-/// Gasoline tools live in their own namespace of tool ids, so a Gasoline tool named like a
-/// built-in one (`terminal`, `edit_file`) never gets the built-in's shell or path handling.
-fn tool_id(tool: &str) -> String {
-    format!("gasoline:{}", tool.to_ascii_lowercase())
-}
+/// The catalogue's one Gasoline tool: every call is its `(tool, action)` pair.
+pub use crate::policy::catalogue::GASOLINE_CALL as TOOL;
 
 fn layer_for(patterns: &[String]) -> LayerSpec {
-    let allow_all = patterns.is_empty() || patterns.iter().any(|p| p == "*");
-    let mut tools: BTreeMap<String, ToolRulesSpec> = BTreeMap::new();
-    for pattern in patterns {
-        if let Some((tool, action)) = pattern.split_once('.') {
-            let rules = tools.entry(tool_id(tool)).or_default();
-            if action == "*" {
-                rules.default_mode = Some(Mode::Allow);
-            } else {
-                rules.always_allow.push(RuleSpec { pattern: format!("^{}$", regex_lite::escape(action)), case_sensitive: false });
-            }
-        }
-    }
-    LayerSpec { name: LAYER.into(), kind: LayerKind::User, default_mode: Some(if allow_all { Mode::Allow } else { Mode::Deny }), tools }
+    let rules = ToolRulesSpec {
+        default_mode: Some(if patterns.is_empty() { Outcome::Allow } else { Outcome::Deny }),
+        always_allow: patterns.iter().map(RuleSpec::tool_action).collect(),
+        ..ToolRulesSpec::default()
+    };
+    LayerSpec { name: LAYER.into(), kind: LayerKind::User, tools: [(TOOL.to_owned(), rules)].into_iter().collect(), ..LayerSpec::default() }
 }
 
 impl GasolineAllowlist {
@@ -168,7 +145,7 @@ impl GasolineAllowlist {
             check_pattern(pattern).map_err(|message| error_at(mark, message))?;
         }
         let patterns: Vec<String> = patterns.into_iter().map(|(p, _)| p).collect();
-        let policy = Policy::new(PolicySpec { layers: vec![layer_for(&patterns)], ..PolicySpec::default() });
+        let policy = Policy::new(PolicySpec { layers: vec![layer_for(&patterns)], catalogue: CatalogueName::Gasoline, ..PolicySpec::default() });
         Ok(GasolineAllowlist { patterns, policy })
     }
 
@@ -191,7 +168,7 @@ impl GasolineAllowlist {
 
     /// Whether `tool.action` may run; if not, the seed's error object (the same every time).
     pub fn check(&self, tool: &str, action: &str) -> Result<(), ToolNotAllowed> {
-        let decision = self.policy.decide(&tool_id(tool), &[action.to_owned()]);
+        let decision = self.policy.decide_call(&Call { tool: TOOL.to_owned(), inputs: vec![tool.to_owned(), action.to_owned()], hook: None });
         if decision.outcome == Outcome::Allow {
             return Ok(());
         }
@@ -320,8 +297,8 @@ allowed_tools:
     #[test]
     fn decisions_come_from_the_rule_engine() {
         let list = GasolineAllowlist::load(SEED).unwrap();
-        let d = list.policy().decide("gasoline:interact", &["navigate".into()]);
-        assert_eq!(d.rule.map(|r| (r.layer, r.pattern)), Some((LAYER.to_owned(), "^navigate$".to_owned())));
+        let d = list.policy().decide(TOOL, &["Interact".into(), "navigate".into()]);
+        assert_eq!(d.rule.map(|r| (r.layer, r.pattern)), Some((LAYER.to_owned(), "interact.navigate".to_owned())));
     }
 
     #[test]

@@ -1,19 +1,18 @@
 //! The Roo Code dialect (seed 004): per-mode MCP restrictions (`allowedServers`,
 //! `disallowedServers`, `allowedTools`, `disallowedTools`) and servers' `defaultEnabled`.
 //!
-//! A mode's restrictions become one layer of the rule model over two tools, `use_mcp_tool`
-//! (input `server␟tool`) and `access_mcp_resource` (input `server␟`), where ␟ is U+001F, a
-//! character names never contain. Disallowed servers and tools are deny rules; allowed ones
-//! are allow rules under a deny default; without an allow list, servers with
-//! `defaultEnabled: false` are denied and the rest allowed. [`crate::policy::Policy`] decides.
+//! A mode's restrictions become one layer of the rule model over Roo's two MCP tools,
+//! `use_mcp_tool` (a `(server, tool)` call) and `access_mcp_resource` (a `(server, "")` call),
+//! with MCP entries as rules: disallowed servers and tools are deny rules; allowed ones are allow
+//! rules under a deny default; without an allow list, servers with `defaultEnabled: false` are
+//! denied and the rest allowed. [`crate::policy::Policy`] decides. A name an MCP entry cannot
+//! hold (one containing `:`) makes its rule invalid, which fails closed.
 
-use crate::policy::{LayerKind, LayerSpec, Mode, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
+use crate::policy::{CatalogueName, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub const USE_MCP_TOOL: &str = "use_mcp_tool";
-pub const ACCESS_MCP_RESOURCE: &str = "access_mcp_resource";
-const SEP: char = '\u{1f}';
+pub use crate::policy::catalogue::{ROO_ACCESS_MCP_RESOURCE as ACCESS_MCP_RESOURCE, ROO_USE_MCP_TOOL as USE_MCP_TOOL};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -79,15 +78,15 @@ pub struct CatalogueTool {
 }
 
 fn server_prefix(server: &str) -> String {
-    format!("^{}\\x1f", regex_lite::escape(server))
+    format!("{server}:*")
 }
 
 fn exact_tool(server: &str, tool: &str) -> String {
-    format!("^{}\\x1f{}$", regex_lite::escape(server), regex_lite::escape(tool))
+    format!("{server}:{tool}")
 }
 
-fn rules(patterns: impl IntoIterator<Item = String>) -> Vec<RuleSpec> {
-    patterns.into_iter().map(|pattern| RuleSpec { pattern, case_sensitive: true }).collect()
+fn rules(entries: impl IntoIterator<Item = String>) -> Vec<RuleSpec> {
+    entries.into_iter().map(RuleSpec::mcp).collect()
 }
 
 /// The layer a mode's restrictions become.
@@ -109,7 +108,7 @@ pub fn layer_for_mode(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettin
             .collect()
     });
 
-    let default_for = |allow: &Option<Vec<String>>| if allow.is_some() { Mode::Deny } else { Mode::Allow };
+    let default_for = |allow: &Option<Vec<String>>| if allow.is_some() { Outcome::Deny } else { Outcome::Allow };
     let use_tool = ToolRulesSpec {
         default_mode: Some(default_for(&tool_allow.clone().or(server_allow.clone()))),
         always_allow: rules(tool_allow.clone().or(server_allow.clone()).unwrap_or_default()),
@@ -125,8 +124,8 @@ pub fn layer_for_mode(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettin
     LayerSpec {
         name: format!("mode:{}", mode.slug),
         kind: LayerKind::Mode,
-        default_mode: None,
         tools: [(USE_MCP_TOOL.to_owned(), use_tool), (ACCESS_MCP_RESOURCE.to_owned(), access_resource)].into_iter().collect(),
+        ..LayerSpec::default()
     }
 }
 
@@ -139,7 +138,7 @@ pub struct ModePolicy {
 
 impl ModePolicy {
     pub fn new(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettings>) -> Self {
-        let policy = Policy::new(PolicySpec { layers: vec![layer_for_mode(mode, servers)], ..PolicySpec::default() });
+        let policy = Policy::new(PolicySpec { layers: vec![layer_for_mode(mode, servers)], catalogue: CatalogueName::Roo, ..PolicySpec::default() });
         ModePolicy { slug: mode.slug.clone(), policy }
     }
 
@@ -147,14 +146,13 @@ impl ModePolicy {
         &self.policy
     }
 
-    fn allows(&self, tool: &str, input: String) -> bool {
-        // A name containing the separator could forge another pair: never allowed.
-        input.matches(SEP).count() == 1 && self.policy.decide(tool, &[input]).outcome == Outcome::Allow
+    fn allows(&self, tool: &str, server: &str, name: &str) -> bool {
+        self.policy.decide(tool, &[server.to_owned(), name.to_owned()]).outcome == Outcome::Allow
     }
 
     /// Whether the mode may call `tool_name` on `server_name`; the seed's error text if not.
     pub fn check_tool(&self, server_name: &str, tool_name: &str) -> Result<(), String> {
-        if self.allows(USE_MCP_TOOL, format!("{server_name}{SEP}{tool_name}")) {
+        if self.allows(USE_MCP_TOOL, server_name, tool_name) {
             Ok(())
         } else {
             Err(format!("Tool \"{USE_MCP_TOOL}\" is not allowed in {} mode (server: {server_name}, tool: {tool_name}).", self.slug))
@@ -163,7 +161,7 @@ impl ModePolicy {
 
     /// Whether the mode may read resources of `server_name`.
     pub fn check_resource(&self, server_name: &str) -> Result<(), String> {
-        if self.allows(ACCESS_MCP_RESOURCE, format!("{server_name}{SEP}")) {
+        if self.allows(ACCESS_MCP_RESOURCE, server_name, "") {
             Ok(())
         } else {
             Err(format!("Tool \"{ACCESS_MCP_RESOURCE}\" is not allowed in {} mode (server: {server_name}).", self.slug))

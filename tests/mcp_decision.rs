@@ -1,7 +1,8 @@
 //! Every branch of the seed's `m4c` decision, in the seed's order.
 
 use toolgate::mcp::decision::{AllowlistSource, BROWSER_SERVER_IDS};
-use toolgate::mcp::{decide_mcp, AutoRunMode, McpPolicy, McpReason, McpSettings};
+use toolgate::mcp::{decide_mcp, AutoRunMode, McpPolicy, McpSettings};
+use toolgate::policy::Reason as McpReason;
 use AutoRunMode::{AskEveryTime, FullYolo, Yolo};
 
 /// Protections off and the gate on: the settings under which the allowlist matters.

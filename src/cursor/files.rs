@@ -1,11 +1,14 @@
 //! File-operation protections (seed 003): dotfiles, writes outside the workspace, deletes.
 //! Each protection is a setting (defaults: dotfiles on, outside-workspace on, delete off) and
-//! asks for approval even in auto-run when it applies.
+//! asks for approval even in auto-run when it applies. The settings become gates of a policy
+//! over Cursor's `write_file` and `delete_file` tools, decided by the one evaluator.
 
 use super::hooks::HookResult;
 use super::settings::AutoRunSettings;
 use crate::mcp::AutoRunMode;
+use crate::policy::catalogue::{CURSOR_DELETE_FILE, CURSOR_WRITE_FILE};
 use crate::policy::path::normalize_path;
+use crate::policy::{Call, CatalogueName, Condition, Gate, Outcome, Policy, PolicySpec, Reason};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -16,65 +19,62 @@ pub enum FileOperation {
     Delete,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub enum FileReason {
-    RejectedByHook,
-    DisabledByAdmin,
-    AskEveryTime,
-    DotFile,
-    OutsideWorkspace,
-    DeleteProtection,
-    HookAsked,
-    AutoRun,
+impl FileOperation {
+    /// The catalogue's tool for the operation.
+    pub fn tool(self) -> &'static str {
+        match self {
+            FileOperation::Write => CURSOR_WRITE_FILE,
+            FileOperation::Delete => CURSOR_DELETE_FILE,
+        }
+    }
 }
 
+/// Cursor's view of a file-operation decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct FileDecision {
     pub need_approval: bool,
-    pub reason: FileReason,
+    pub reason: Reason,
     pub message: String,
     /// The path as checked (`.` and `..` collapsed).
     pub normalized_path: String,
 }
 
-/// Whether any component of a normalised path is hidden (`.env`, `src/.git/config`).
-fn is_dot_file(normalized: &str) -> bool {
-    normalized.split('/').any(|part| part.starts_with('.') && part != "." && part != "..")
-}
-
-/// Whether a normalised path lies inside one of the roots; relative paths are relative to the first root.
-fn inside_workspace(normalized: &str, roots: &[String]) -> bool {
-    if !normalized.starts_with('/') {
-        return !roots.is_empty() && normalized != ".." && !normalized.starts_with("../");
+/// The protections, in the seed's order, as gates.
+pub fn file_policy(workspace_roots: &[String], settings: &AutoRunSettings) -> PolicySpec {
+    let tools = [CURSOR_WRITE_FILE, CURSOR_DELETE_FILE];
+    let ask = |when, reason, message: &str| Gate { message: Some(message.to_owned()), ..Gate::new(when, Outcome::Confirm, reason) };
+    let mut gates = Vec::new();
+    if settings.is_disabled_by_admin {
+        gates.push(ask(Condition::Always, Reason::DisabledByAdmin, "auto-run is disabled by your administrator"));
     }
-    roots.iter().map(|r| normalize_path(r)).any(|root| normalized == root || normalized.starts_with(&format!("{}/", root.trim_end_matches('/'))))
+    if settings.mode == AutoRunMode::AskEveryTime {
+        gates.push(ask(Condition::Always, Reason::AskEveryTime, "auto-run is off: every change needs approval"));
+    }
+    if settings.dot_files_protection {
+        gates.push(ask(Condition::HiddenPath, Reason::DotFile, "{item} is a dotfile and dotfile protection is on"));
+    }
+    if settings.outside_workspace_protection {
+        let roots = workspace_roots.to_vec();
+        gates.push(ask(Condition::OutsideRoots { roots }, Reason::OutsideWorkspace, "{item} is outside the workspace and outside-workspace protection is on"));
+    }
+    if settings.delete_file_protection {
+        let gate = ask(Condition::Always, Reason::DeleteProtection, "deleting {item} needs approval: delete-file protection is on");
+        gates.push(gate.for_tools(&[CURSOR_DELETE_FILE]));
+    }
+    gates.push(Gate { message: Some("no protection applies".into()), ..Gate::new(Condition::Always, Outcome::Allow, Reason::AutoRun) });
+    let gates = gates.into_iter().map(|g| if g.tools.is_some() { g } else { g.for_tools(&tools) }).collect();
+    PolicySpec { catalogue: CatalogueName::Cursor, gates: Some(gates), ..PolicySpec::default() }
 }
 
 /// Decides whether a file write or delete needs approval.
 pub fn decide_file_operation(operation: FileOperation, path: &str, workspace_roots: &[String], settings: &AutoRunSettings, hook: Option<HookResult>) -> FileDecision {
     let normalized_path = normalize_path(path);
-    let (need_approval, reason, message) = if hook == Some(HookResult::Reject) {
-        (true, FileReason::RejectedByHook, "rejected by a hook".to_owned())
-    } else if settings.is_disabled_by_admin {
-        (true, FileReason::DisabledByAdmin, "auto-run is disabled by your administrator".to_owned())
-    } else if settings.mode == AutoRunMode::AskEveryTime {
-        (true, FileReason::AskEveryTime, "auto-run is off: every change needs approval".to_owned())
-    } else if settings.dot_files_protection && is_dot_file(&normalized_path) {
-        (true, FileReason::DotFile, format!("{normalized_path} is a dotfile and dotfile protection is on"))
-    } else if settings.outside_workspace_protection && !inside_workspace(&normalized_path, workspace_roots) {
-        (true, FileReason::OutsideWorkspace, format!("{normalized_path} is outside the workspace and outside-workspace protection is on"))
-    } else if settings.delete_file_protection && operation == FileOperation::Delete {
-        (true, FileReason::DeleteProtection, format!("deleting {normalized_path} needs approval: delete-file protection is on"))
-    } else if hook == Some(HookResult::Ask) {
-        (true, FileReason::HookAsked, "a hook asked for approval".to_owned())
-    } else {
-        (false, FileReason::AutoRun, "no protection applies".to_owned())
-    };
-    FileDecision { need_approval, reason, message, normalized_path }
+    let policy = Policy::new(file_policy(workspace_roots, settings));
+    let decision = policy.decide_call(&Call { tool: operation.tool().to_owned(), inputs: vec![normalized_path.clone()], hook });
+    let message = if decision.reason == Reason::RejectedByHook { "rejected by a hook".to_owned() } else { decision.message };
+    FileDecision { need_approval: decision.outcome != Outcome::Allow, reason: decision.reason, message, normalized_path }
 }
 
 #[cfg(test)]
@@ -90,33 +90,33 @@ mod tests {
         vec!["/home/me/project".into()]
     }
 
-    fn reason(op: FileOperation, path: &str, s: &AutoRunSettings) -> FileReason {
+    fn reason(op: FileOperation, path: &str, s: &AutoRunSettings) -> Reason {
         decide_file_operation(op, path, &roots(), s, None).reason
     }
 
     #[test]
     fn defaults_protect_dotfiles_and_the_outside_but_not_deletes() {
         let s = yolo();
-        assert_eq!(reason(FileOperation::Write, "src/main.rs", &s), FileReason::AutoRun);
-        assert_eq!(reason(FileOperation::Write, ".env", &s), FileReason::DotFile);
-        assert_eq!(reason(FileOperation::Write, "src/../.git/config", &s), FileReason::DotFile);
-        assert_eq!(reason(FileOperation::Write, "/etc/hosts", &s), FileReason::OutsideWorkspace);
-        assert_eq!(reason(FileOperation::Write, "../other/x", &s), FileReason::OutsideWorkspace);
-        assert_eq!(reason(FileOperation::Write, "/home/me/project/src/x.rs", &s), FileReason::AutoRun);
-        assert_eq!(reason(FileOperation::Write, "/home/me/project-evil/x", &s), FileReason::OutsideWorkspace);
-        assert_eq!(reason(FileOperation::Write, "/home/me/project/../x", &s), FileReason::OutsideWorkspace);
-        assert_eq!(reason(FileOperation::Delete, "src/old.rs", &s), FileReason::AutoRun);
+        assert_eq!(reason(FileOperation::Write, "src/main.rs", &s), Reason::AutoRun);
+        assert_eq!(reason(FileOperation::Write, ".env", &s), Reason::DotFile);
+        assert_eq!(reason(FileOperation::Write, "src/../.git/config", &s), Reason::DotFile);
+        assert_eq!(reason(FileOperation::Write, "/etc/hosts", &s), Reason::OutsideWorkspace);
+        assert_eq!(reason(FileOperation::Write, "../other/x", &s), Reason::OutsideWorkspace);
+        assert_eq!(reason(FileOperation::Write, "/home/me/project/src/x.rs", &s), Reason::AutoRun);
+        assert_eq!(reason(FileOperation::Write, "/home/me/project-evil/x", &s), Reason::OutsideWorkspace);
+        assert_eq!(reason(FileOperation::Write, "/home/me/project/../x", &s), Reason::OutsideWorkspace);
+        assert_eq!(reason(FileOperation::Delete, "src/old.rs", &s), Reason::AutoRun);
     }
 
     #[test]
     fn each_protection_is_a_setting() {
         let s = AutoRunSettings { dot_files_protection: false, outside_workspace_protection: false, delete_file_protection: true, ..yolo() };
-        assert_eq!(reason(FileOperation::Write, ".env", &s), FileReason::AutoRun);
-        assert_eq!(reason(FileOperation::Write, "/etc/x", &s), FileReason::AutoRun);
-        assert_eq!(reason(FileOperation::Delete, "src/old.rs", &s), FileReason::DeleteProtection);
-        assert_eq!(reason(FileOperation::Write, "x", &AutoRunSettings { mode: AutoRunMode::AskEveryTime, ..s.clone() }), FileReason::AskEveryTime);
-        assert_eq!(reason(FileOperation::Write, "x", &AutoRunSettings { is_disabled_by_admin: true, ..s.clone() }), FileReason::DisabledByAdmin);
-        assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Ask)).reason, FileReason::HookAsked);
-        assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Reject)).reason, FileReason::RejectedByHook);
+        assert_eq!(reason(FileOperation::Write, ".env", &s), Reason::AutoRun);
+        assert_eq!(reason(FileOperation::Write, "/etc/x", &s), Reason::AutoRun);
+        assert_eq!(reason(FileOperation::Delete, "src/old.rs", &s), Reason::DeleteProtection);
+        assert_eq!(reason(FileOperation::Write, "x", &AutoRunSettings { mode: AutoRunMode::AskEveryTime, ..s.clone() }), Reason::AskEveryTime);
+        assert_eq!(reason(FileOperation::Write, "x", &AutoRunSettings { is_disabled_by_admin: true, ..s.clone() }), Reason::DisabledByAdmin);
+        assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Ask)).reason, Reason::HookAsked);
+        assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Reject)).reason, Reason::RejectedByHook);
     }
 }

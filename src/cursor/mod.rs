@@ -9,8 +9,8 @@ pub mod review;
 pub mod settings;
 pub mod terminal;
 
-pub use files::{decide_file_operation, FileDecision, FileOperation};
+pub use files::{decide_file_operation, file_policy, FileDecision, FileOperation};
 pub use hooks::HookResult;
 pub use review::{Allowlists, Review, ReviewKind, ReviewOption, ReviewOutcome, ReviewRequest};
 pub use settings::{apply_admin_controls, migrate, AutoRunControls, AutoRunSettings, ComposerState};
-pub use terminal::{decide_terminal, ApprovalType, TerminalDecision};
+pub use terminal::{decide_terminal, terminal_policy, terminal_view, ApprovalType, TerminalDecision};

@@ -1,14 +1,18 @@
-//! Cursor's terminal decision (seed 003, `xOh`): does this command need the user's approval,
-//! which sub-commands could be allowlisted, and which approval type applies.
+//! Cursor's terminal decision (seed 003): does this command need the user's approval, which
+//! sub-commands could be allowlisted, and which approval type applies.
 //!
-//! Sub-commands come from [`crate::shell`], so `git status && rm -rf build` is two commands,
-//! `sudo` hidden after `;` or inside `$( )` is found, and allowlist entries — command prefixes
-//! matched on word boundaries (`git` covers `git log`, not `gitx`) — must cover every one.
+//! A translation, not a procedure: the auto-run settings become a policy — the allowlist and
+//! blocklist as command-prefix rules (matched per sub-command on word boundaries: `git` covers
+//! `git log`, not `gitx`), the modes and protections as gates in the seed's order — and the one
+//! evaluator decides. [`TerminalDecision`] is Cursor's view of the core [`Decision`].
 
-use super::hooks::HookResult;
 use super::settings::AutoRunSettings;
 use crate::mcp::AutoRunMode;
-use crate::shell::{self, catastrophic_rm, command_chain, ItemKind};
+use crate::policy::catalogue::CURSOR_TERMINAL;
+use crate::policy::{
+    Call, CatalogueName, Condition, Decision, Gate, HookResult, LayerSpec, Outcome, Policy, PolicySpec, Reason, RuleSpec, SuggestionForm,
+    ToolRulesSpec, HOOK_REJECTION_MESSAGE,
+};
 use serde::{Deserialize, Serialize};
 
 /// How a command came to run (or not), for tracking.
@@ -29,37 +33,24 @@ pub enum ApprovalType {
     None,
 }
 
-/// Which case of the decision applied, in the seed's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub enum TerminalReason {
-    RejectedByHook,
-    DisabledByAdmin,
-    /// Removing `/`, a home or the working directory: always asks, whatever the mode.
-    CatastrophicRemoval,
-    ParseFailed,
-    Blocklisted,
-    EmptyCommand,
-    DeleteFileProtection,
-    Sudo,
-    RunEverything,
-    AskEveryTime,
-    /// A sub-command has something no allowlist entry can vouch for (a substitution, a redirect to a file…).
-    Hazard,
-    Sandboxed,
-    Allowlisted,
-    NotAllowlisted,
-    /// A hook answered `ask`.
-    HookAsked,
+impl ApprovalType {
+    fn of(reason: Reason) -> Self {
+        match reason {
+            Reason::RejectedByHook => ApprovalType::None,
+            Reason::RunEverything => ApprovalType::FullAuto,
+            Reason::Allowlisted | Reason::Sandboxed => ApprovalType::Allowlist,
+            _ => ApprovalType::User,
+        }
+    }
 }
 
+/// Cursor's view of a terminal decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct TerminalDecision {
     pub need_approval: bool,
-    pub reason: TerminalReason,
+    pub reason: Reason,
     pub message: String,
     /// Command prefixes the user could allowlist (the commands of the sub-commands not yet covered).
     pub candidates_for_allowlist: Vec<String>,
@@ -78,134 +69,91 @@ pub struct TerminalDecision {
     pub sub_commands: Vec<String>,
 }
 
-pub const HOOK_REJECTION_MESSAGE: &str =
-    "The terminal command was rejected by a hook that prevents execution of this command. Do not attempt to work around this restriction.";
 pub const HOOK_REJECTION_CODE: &str = "REJECTED_BY_HOOK";
 
-/// Whether a command-prefix entry covers a sub-command: its words are the sub-command's first words.
-pub fn prefix_covers(entry: &str, command: &str) -> bool {
-    let entry_words: Vec<&str> = entry.split_whitespace().collect();
-    let mut words = command.split_whitespace();
-    !entry_words.is_empty() && entry_words.iter().all(|w| words.next() == Some(*w))
+/// The layer Cursor's lists become.
+pub const LAYER: &str = "user";
+
+fn gate(when: Condition, outcome: Outcome, reason: Reason, message: Option<&str>) -> Gate {
+    Gate { message: message.map(str::to_owned), ..Gate::new(when, outcome, reason) }.for_tools(&[CURSOR_TERMINAL])
 }
 
-fn first_covering<'a>(list: &'a [String], command: &str) -> Option<&'a str> {
-    list.iter().map(String::as_str).find(|entry| prefix_covers(entry, command))
+/// The seed's cases, in its order, for these settings.
+fn gates(settings: &AutoRunSettings) -> Vec<Gate> {
+    let run_everything = settings.mode == AutoRunMode::FullYolo && !settings.is_admin_controlled && !settings.is_disabled_by_admin;
+    let auto_run = settings.mode != AutoRunMode::AskEveryTime && !settings.is_disabled_by_admin;
+    let ask = |when, reason, message| gate(when, Outcome::Confirm, reason, message);
+    let mut gates = Vec::new();
+    if settings.is_disabled_by_admin {
+        gates.push(ask(Condition::Always, Reason::DisabledByAdmin, Some("auto-run is disabled by your administrator")));
+    }
+    gates.push(ask(Condition::RemovesProtectedTree, Reason::CatastrophicRemoval, None));
+    if !run_everything {
+        gates.push(ask(Condition::CannotVouch { unless_unrestricted: false }, Reason::ParseFailed, Some("the command could not be fully parsed ({detail})")));
+    }
+    gates.push(ask(Condition::ConfirmRule, Reason::Blocklisted, None));
+    gates.push(ask(Condition::NothingToCheck, Reason::EmptyCommand, None));
+    if settings.delete_file_protection {
+        gates.push(ask(Condition::Runs { program: "rm".into() }, Reason::DeleteProtection, None));
+    }
+    gates.push(ask(Condition::Runs { program: "sudo".into() }, Reason::Sudo, None));
+    if run_everything {
+        gates.push(gate(Condition::Always, Outcome::Allow, Reason::RunEverything, Some("run-everything mode runs every command")));
+    }
+    if !auto_run {
+        gates.push(ask(Condition::Always, Reason::AskEveryTime, Some("auto-run is off: every command needs approval")));
+    }
+    gates.push(ask(Condition::AnyHazard, Reason::Hazard, None));
+    if settings.sandbox_enabled {
+        gates.push(gate(Condition::Always, Outcome::Allow, Reason::Sandboxed, Some("the sandbox covers the command")));
+    }
+    gates.push(gate(Condition::CommandsAllowed, Outcome::Allow, Reason::Allowlisted, None));
+    gates.push(ask(Condition::Always, Reason::NotAllowlisted, None));
+    gates
 }
 
-/// Whether a sub-command runs `program`, itself or through wrappers (`env sudo …`, `nice rm …`).
-fn runs(command: &shell::SubCommand, program: &str) -> bool {
-    command.name.as_deref().is_some_and(|name| command_chain(name, &command.args).contains(&program))
+/// The policy Cursor's auto-run settings mean for terminal commands.
+pub fn terminal_policy(settings: &AutoRunSettings) -> PolicySpec {
+    let rules = ToolRulesSpec {
+        always_allow: settings.command_allowlist.iter().map(RuleSpec::prefix).collect(),
+        always_confirm: settings.command_blocklist.iter().map(RuleSpec::prefix).collect(),
+        ..ToolRulesSpec::default()
+    };
+    PolicySpec {
+        layers: vec![LayerSpec { name: LAYER.into(), tools: [(CURSOR_TERMINAL.to_owned(), rules)].into_iter().collect(), ..LayerSpec::default() }],
+        catalogue: CatalogueName::Cursor,
+        suggest: SuggestionForm::Prefix,
+        gates: Some(gates(settings)),
+        ..PolicySpec::default()
+    }
+}
+
+/// Cursor's view of a core decision.
+pub fn terminal_view(decision: &Decision) -> TerminalDecision {
+    let commands = || decision.items.iter().filter(|i| i.kind == crate::policy::ItemKind::Command && i.name.is_some());
+    let sub_command = match decision.reason {
+        Reason::NotAllowlisted => commands().find(|c| c.allowed_by.is_none()).map(|c| c.text.clone()),
+        _ => decision.matched_input.clone(),
+    };
+    let rejected = decision.reason == Reason::RejectedByHook;
+    TerminalDecision {
+        need_approval: decision.outcome != Outcome::Allow,
+        reason: decision.reason,
+        message: decision.message.clone(),
+        candidates_for_allowlist: if decision.reason == Reason::NotAllowlisted { decision.suggestions.iter().map(|s| s.pattern.clone()).collect() } else { Vec::new() },
+        approval_type: ApprovalType::of(decision.reason),
+        sub_command,
+        entry: decision.rule.as_ref().filter(|_| decision.reason == Reason::Blocklisted).map(|r| r.pattern.clone()),
+        model_visible_error_message: rejected.then(|| HOOK_REJECTION_MESSAGE.to_owned()),
+        actual_error_message: rejected.then(|| HOOK_REJECTION_CODE.to_owned()),
+        sub_commands: commands().map(|c| c.text.clone()).collect(),
+    }
 }
 
 /// Decides a terminal command under Cursor's auto-run settings; `hook` is an external hook's answer.
 pub fn decide_terminal(command: &str, settings: &AutoRunSettings, hook: Option<HookResult>) -> TerminalDecision {
-    let analysis = shell::analyze(command);
-    let commands: Vec<&shell::SubCommand> = analysis.items.iter().filter(|i| i.kind == ItemKind::Command && i.name.is_some()).collect();
-    let sub_commands: Vec<String> = commands.iter().map(|c| c.text.clone()).collect();
-    let decision = |need_approval: bool, reason: TerminalReason, message: String, approval_type: ApprovalType| TerminalDecision {
-        need_approval,
-        reason,
-        message,
-        candidates_for_allowlist: Vec::new(),
-        approval_type,
-        sub_command: None,
-        entry: None,
-        model_visible_error_message: None,
-        actual_error_message: None,
-        sub_commands: sub_commands.clone(),
-    };
-    let ask = |reason, message: String| decision(true, reason, message, ApprovalType::User);
-
-    if hook == Some(HookResult::Reject) {
-        let mut d = decision(true, TerminalReason::RejectedByHook, HOOK_REJECTION_MESSAGE.into(), ApprovalType::None);
-        d.model_visible_error_message = Some(HOOK_REJECTION_MESSAGE.into());
-        d.actual_error_message = Some(HOOK_REJECTION_CODE.into());
-        return d;
-    }
-    let run_everything = settings.mode == AutoRunMode::FullYolo && !settings.is_admin_controlled && !settings.is_disabled_by_admin;
-    let auto_run = settings.mode != AutoRunMode::AskEveryTime && !settings.is_disabled_by_admin;
-
-    let verdict = (|| {
-        if settings.is_disabled_by_admin {
-            return ask(TerminalReason::DisabledByAdmin, "auto-run is disabled by your administrator".into());
-        }
-        if let Some(c) = commands.iter().find(|c| c.name.as_deref().is_some_and(|n| catastrophic_rm(n, &c.args).is_some())) {
-            let mut d = ask(TerminalReason::CatastrophicRemoval, format!("\"{}\" removes a protected directory; it always needs approval", c.text));
-            d.sub_command = Some(c.text.clone());
-            return d;
-        }
-        if let Some(why) = analysis.cannot_vouch.as_deref().filter(|_| !run_everything) {
-            return ask(TerminalReason::ParseFailed, format!("the command could not be fully parsed ({why})"));
-        }
-        for c in &commands {
-            if let Some(entry) = first_covering(&settings.command_blocklist, &c.text) {
-                let mut d = ask(TerminalReason::Blocklisted, format!("\"{}\" matches the blocklist entry \"{entry}\"", c.text));
-                d.sub_command = Some(c.text.clone());
-                d.entry = Some(entry.to_owned());
-                return d;
-            }
-        }
-        if commands.is_empty() {
-            return ask(TerminalReason::EmptyCommand, "the command runs nothing that could be checked".into());
-        }
-        if settings.delete_file_protection {
-            if let Some(c) = commands.iter().find(|c| runs(c, "rm")) {
-                let mut d = ask(TerminalReason::DeleteFileProtection, format!("\"{}\" deletes files and delete-file protection is on", c.text));
-                d.sub_command = Some(c.text.clone());
-                return d;
-            }
-        }
-        if let Some(c) = commands.iter().find(|c| runs(c, "sudo")) {
-            let mut d = ask(TerminalReason::Sudo, format!("\"{}\" uses sudo, which always needs approval", c.text));
-            d.sub_command = Some(c.text.clone());
-            return d;
-        }
-        if run_everything {
-            return decision(false, TerminalReason::RunEverything, "run-everything mode runs every command".into(), ApprovalType::FullAuto);
-        }
-        if !auto_run {
-            return ask(TerminalReason::AskEveryTime, "auto-run is off: every command needs approval".into());
-        }
-        if let Some(c) = commands.iter().find(|c| !c.hazards.is_empty()) {
-            let why = c.hazards.first().map(|h| h.why.clone()).unwrap_or_default();
-            let mut d = ask(TerminalReason::Hazard, format!("\"{}\" cannot be auto-run from the allowlist: {why}", c.text));
-            d.sub_command = Some(c.text.clone());
-            return d;
-        }
-        if let Some(r) = analysis.items.iter().find(|i| i.kind == ItemKind::Redirect && !i.hazards.is_empty()) {
-            let mut d = ask(TerminalReason::Hazard, format!("\"{}\" writes a file; the allowlist cannot vouch for it", r.text));
-            d.sub_command = Some(r.text.clone());
-            return d;
-        }
-        if settings.sandbox_enabled {
-            return decision(false, TerminalReason::Sandboxed, "the sandbox covers the command".into(), ApprovalType::Allowlist);
-        }
-        let uncovered: Vec<&&shell::SubCommand> = commands.iter().filter(|c| first_covering(&settings.command_allowlist, &c.text).is_none()).collect();
-        if uncovered.is_empty() {
-            return decision(false, TerminalReason::Allowlisted, "every sub-command is in the allowlist".into(), ApprovalType::Allowlist);
-        }
-        let mut candidates: Vec<String> = Vec::new();
-        for c in &uncovered {
-            if let Some(name) = c.name.clone() {
-                if !candidates.contains(&name) {
-                    candidates.push(name);
-                }
-            }
-        }
-        let listed = uncovered.iter().map(|c| format!("\"{}\"", c.text)).collect::<Vec<_>>().join(", ");
-        let mut d = ask(TerminalReason::NotAllowlisted, format!("not in the allowlist: {listed}"));
-        d.candidates_for_allowlist = candidates;
-        d.sub_command = uncovered.first().map(|c| c.text.clone());
-        d
-    })();
-
-    if hook == Some(HookResult::Ask) && !verdict.need_approval {
-        let mut d = decision(true, TerminalReason::HookAsked, "a hook asked for approval".into(), ApprovalType::User);
-        d.candidates_for_allowlist = verdict.candidates_for_allowlist;
-        return d;
-    }
-    verdict
+    let policy = Policy::new(terminal_policy(settings));
+    terminal_view(&policy.decide_call(&Call { tool: CURSOR_TERMINAL.to_owned(), inputs: vec![command.to_owned()], hook }))
 }
 
 #[cfg(test)]
@@ -217,28 +165,32 @@ mod tests {
         AutoRunSettings { mode, command_allowlist: allow.iter().map(|s| s.to_string()).collect(), ..migrate(&ComposerState::default()) }
     }
 
-    fn reason(command: &str, s: &AutoRunSettings) -> TerminalReason {
+    fn reason(command: &str, s: &AutoRunSettings) -> Reason {
         decide_terminal(command, s, None).reason
     }
 
     #[test]
     fn prefixes_match_on_word_boundaries() {
-        assert!(prefix_covers("git", "git status"));
-        assert!(prefix_covers("git status", "git status -s"));
-        assert!(!prefix_covers("git", "gitx status"));
-        assert!(!prefix_covers("git status", "git statusx"));
-        assert!(!prefix_covers("", "git"));
+        let covers = |prefix: &str, command: &str| {
+            let words: Vec<String> = prefix.split_whitespace().map(str::to_owned).collect();
+            crate::policy::rules::prefix_covers(&words, command)
+        };
+        assert!(covers("git", "git status"));
+        assert!(covers("git status", "git status -s"));
+        assert!(!covers("git", "gitx status"));
+        assert!(!covers("git status", "git statusx"));
+        assert!(!covers("", "git"));
     }
 
     #[test]
     fn a_chain_needs_every_sub_command_and_names_the_missing_ones() {
         let d = decide_terminal("git status && rm -rf build", &settings(AutoRunMode::Yolo, &["git"]), None);
         assert!(d.need_approval);
-        assert_eq!(d.reason, TerminalReason::NotAllowlisted);
+        assert_eq!(d.reason, Reason::NotAllowlisted);
         assert_eq!(d.candidates_for_allowlist, vec!["rm".to_owned()]);
         assert_eq!(d.approval_type, ApprovalType::User);
         let d = decide_terminal("git status && ls", &settings(AutoRunMode::Yolo, &["git", "ls"]), None);
-        assert_eq!((d.need_approval, d.reason, d.approval_type), (false, TerminalReason::Allowlisted, ApprovalType::Allowlist));
+        assert_eq!((d.need_approval, d.reason, d.approval_type), (false, Reason::Allowlisted, ApprovalType::Allowlist));
     }
 
     #[test]
@@ -247,7 +199,7 @@ mod tests {
             for mode in [AutoRunMode::Yolo, AutoRunMode::FullYolo] {
                 let d = decide_terminal(command, &settings(mode, &["ls", "sudo", "echo", "tee"]), None);
                 assert!(d.need_approval, "{command} {mode:?}");
-                assert_eq!(d.reason, TerminalReason::Sudo, "{command} {mode:?}");
+                assert_eq!(d.reason, Reason::Sudo, "{command} {mode:?}");
             }
         }
     }
@@ -256,29 +208,29 @@ mod tests {
     fn every_case_in_order() {
         let yolo = settings(AutoRunMode::Yolo, &["git", "ls"]);
         let disabled = AutoRunSettings { is_disabled_by_admin: true, ..settings(AutoRunMode::FullYolo, &["git"]) };
-        assert_eq!(reason("git status", &disabled), TerminalReason::DisabledByAdmin);
-        assert_eq!(reason("ls 'unterminated", &yolo), TerminalReason::ParseFailed);
+        assert_eq!(reason("git status", &disabled), Reason::DisabledByAdmin);
+        assert_eq!(reason("ls 'unterminated", &yolo), Reason::ParseFailed);
         // Run-everything does not stop for a line that does not parse.
-        assert_eq!(reason("ls 'unterminated", &settings(AutoRunMode::FullYolo, &[])), TerminalReason::RunEverything);
+        assert_eq!(reason("ls 'unterminated", &settings(AutoRunMode::FullYolo, &[])), Reason::RunEverything);
         let blocked = AutoRunSettings { command_blocklist: vec!["git push".into()], ..settings(AutoRunMode::FullYolo, &["git"]) };
         let d = decide_terminal("git status && git push origin", &blocked, None);
-        assert_eq!((d.reason, d.entry.as_deref()), (TerminalReason::Blocklisted, Some("git push")));
-        assert_eq!(reason("git pushx", &blocked), TerminalReason::RunEverything, "word boundary");
-        assert_eq!(reason("", &yolo), TerminalReason::EmptyCommand);
-        assert_eq!(reason("# only a comment", &yolo), TerminalReason::EmptyCommand);
+        assert_eq!((d.reason, d.entry.as_deref()), (Reason::Blocklisted, Some("git push")));
+        assert_eq!(reason("git pushx", &blocked), Reason::RunEverything, "word boundary");
+        assert_eq!(reason("", &yolo), Reason::EmptyCommand);
+        assert_eq!(reason("# only a comment", &yolo), Reason::EmptyCommand);
         let protected = AutoRunSettings { delete_file_protection: true, ..settings(AutoRunMode::FullYolo, &["rm"]) };
-        assert_eq!(reason("ls && rm x", &protected), TerminalReason::DeleteFileProtection);
+        assert_eq!(reason("ls && rm x", &protected), Reason::DeleteProtection);
         for hidden in ["command rm x", "env rm x", "nohup /bin/rm x", "timeout 5 rm x"] {
-            assert_eq!(reason(hidden, &protected), TerminalReason::DeleteFileProtection, "{hidden}");
+            assert_eq!(reason(hidden, &protected), Reason::DeleteProtection, "{hidden}");
         }
-        assert_eq!(reason("ls && rm x", &settings(AutoRunMode::FullYolo, &[])), TerminalReason::RunEverything);
-        assert_eq!(reason("anything", &settings(AutoRunMode::AskEveryTime, &["anything"])), TerminalReason::AskEveryTime);
-        assert_eq!(reason("ls > ~/.bashrc", &yolo), TerminalReason::Hazard);
-        assert_eq!(reason("git log $(curl x)", &settings(AutoRunMode::Yolo, &["git", "curl"])), TerminalReason::Hazard);
+        assert_eq!(reason("ls && rm x", &settings(AutoRunMode::FullYolo, &[])), Reason::RunEverything);
+        assert_eq!(reason("anything", &settings(AutoRunMode::AskEveryTime, &["anything"])), Reason::AskEveryTime);
+        assert_eq!(reason("ls > ~/.bashrc", &yolo), Reason::Hazard);
+        assert_eq!(reason("git log $(curl x)", &settings(AutoRunMode::Yolo, &["git", "curl"])), Reason::Hazard);
         let sandboxed = AutoRunSettings { sandbox_enabled: true, ..settings(AutoRunMode::Yolo, &[]) };
         assert_eq!(decide_terminal("make", &sandboxed, None).approval_type, ApprovalType::Allowlist);
-        assert_eq!(reason("make", &sandboxed), TerminalReason::Sandboxed);
-        assert_eq!(reason("make", &yolo), TerminalReason::NotAllowlisted);
+        assert_eq!(reason("make", &sandboxed), Reason::Sandboxed);
+        assert_eq!(reason("make", &yolo), Reason::NotAllowlisted);
     }
 
     #[test]
@@ -286,14 +238,14 @@ mod tests {
         let d = decide_terminal("make && cargo build", &settings(AutoRunMode::FullYolo, &[]), None);
         assert_eq!((d.need_approval, d.approval_type), (false, ApprovalType::FullAuto));
         let admin = AutoRunSettings { is_admin_controlled: true, ..settings(AutoRunMode::FullYolo, &["make"]) };
-        assert_eq!(reason("make", &admin), TerminalReason::Allowlisted);
-        assert_eq!(reason("cargo build", &admin), TerminalReason::NotAllowlisted);
+        assert_eq!(reason("make", &admin), Reason::Allowlisted);
+        assert_eq!(reason("cargo build", &admin), Reason::NotAllowlisted);
     }
 
     #[test]
     fn removing_protected_trees_always_asks() {
         let d = decide_terminal("ls && rm -rf ~", &settings(AutoRunMode::FullYolo, &["ls", "rm"]), None);
-        assert_eq!((d.need_approval, d.reason), (true, TerminalReason::CatastrophicRemoval));
+        assert_eq!((d.need_approval, d.reason), (true, Reason::CatastrophicRemoval));
     }
 
     #[test]
@@ -304,9 +256,9 @@ mod tests {
         assert_eq!(d.actual_error_message.as_deref(), Some("REJECTED_BY_HOOK"));
         assert_eq!(d.approval_type, ApprovalType::None);
         let d = decide_terminal("git status", &yolo, Some(HookResult::Ask));
-        assert_eq!((d.need_approval, d.reason), (true, TerminalReason::HookAsked));
+        assert_eq!((d.need_approval, d.reason), (true, Reason::HookAsked));
         // "allow" never lifts a requirement.
         let d = decide_terminal("sudo ls", &yolo, Some(HookResult::Allow));
-        assert_eq!((d.need_approval, d.reason), (true, TerminalReason::Sudo));
+        assert_eq!((d.need_approval, d.reason), (true, Reason::Sudo));
     }
 }

@@ -1,12 +1,11 @@
 //! A compiled allowlist: the seed's `list.some(f4c)` answered by hash lookups.
 //!
-//! Every valid entry lands in one of four buckets (`*:*`, `*:tool`, `server:*`,
-//! `server:tool`), so a lookup costs at most four probes whatever the list's length.
-//! Each bucket remembers the entry's first position in the list, and a lookup returns
-//! the earliest candidate, so the entry it reports is the one `some(f4c)` would stop at.
+//! The entries go into the rule model's pair index ([`crate::policy::pair_index`]): at most four
+//! probes whatever the list's length, reporting the entry `some(f4c)` would stop at. This type
+//! adds what list editing needs: the entries as given, the invalid ones, and coverage checks.
 
 use super::entry::{parse_entry, EntryError, McpEntry, NamePattern};
-use rustc_hash::FxHashMap;
+use crate::policy::pair_index::{PairIndex, PairPattern, Side};
 use serde::Serialize;
 
 /// An entry that could not be parsed. It matches nothing and is reported, never dropped silently.
@@ -22,96 +21,45 @@ pub struct InvalidEntry {
     pub message: String,
 }
 
-#[derive(Debug, Default, Clone)]
-struct ServerBucket {
-    every_tool: Option<usize>,
-    tools: FxHashMap<String, usize>,
-}
-
-/// An allowlist indexed for constant-time matching.
+/// An allowlist indexed for constant-time matching, by the rule model's pair index.
 #[derive(Debug, Default, Clone)]
 pub struct CompiledAllowlist {
     entries: Vec<String>,
-    every_server_every_tool: Option<usize>,
-    every_server: FxHashMap<String, usize>,
-    by_server: FxHashMap<String, ServerBucket>,
+    index: PairIndex,
     invalid: Vec<InvalidEntry>,
-}
-
-fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, None) => a,
-        (None, b) => b,
-    }
 }
 
 impl CompiledAllowlist {
     /// Indexes a list of entry strings; invalid ones are kept aside in [`Self::invalid_entries`].
     pub fn new<S: AsRef<str>>(list: &[S]) -> Self {
-        let mut compiled = CompiledAllowlist {
-            entries: list.iter().map(|s| s.as_ref().to_owned()).collect(),
-            ..Self::default()
-        };
+        let mut compiled = CompiledAllowlist { entries: list.iter().map(|s| s.as_ref().to_owned()).collect(), ..Self::default() };
         for (index, entry) in list.iter().enumerate() {
             let entry = entry.as_ref();
             match parse_entry(entry) {
-                Ok(parsed) => compiled.insert(index, parsed),
-                Err(error) => compiled.invalid.push(InvalidEntry {
-                    index,
-                    entry: entry.to_owned(),
-                    message: error.to_string(),
-                    error,
-                }),
+                Ok(_) => {
+                    if let Ok(pattern) = PairPattern::mcp_entry(entry) {
+                        compiled.index.insert(&pattern, index);
+                    }
+                }
+                Err(error) => compiled.invalid.push(InvalidEntry { index, entry: entry.to_owned(), message: error.to_string(), error }),
             }
         }
         compiled
     }
 
-    fn insert(&mut self, index: usize, entry: McpEntry) {
-        match (entry.server, entry.tool) {
-            (NamePattern::Any, NamePattern::Any) => {
-                self.every_server_every_tool.get_or_insert(index);
-            }
-            (NamePattern::Any, NamePattern::Exact(tool)) => {
-                self.every_server.entry(tool).or_insert(index);
-            }
-            (NamePattern::Exact(server), NamePattern::Any) => {
-                self.by_server.entry(server).or_default().every_tool.get_or_insert(index);
-            }
-            (NamePattern::Exact(server), NamePattern::Exact(tool)) => {
-                self.by_server.entry(server).or_default().tools.entry(tool).or_insert(index);
-            }
-        }
-    }
-
     /// Position of the first entry that allows `tool_name` on `server_id`, as `some(f4c)` finds it.
     pub fn first_match(&self, server_id: &str, tool_name: &str) -> Option<usize> {
-        let mut best = self.every_server_every_tool;
-        best = earliest(best, self.every_server.get(tool_name).copied());
-        if let Some(bucket) = self.by_server.get(server_id) {
-            best = earliest(best, bucket.every_tool);
-            best = earliest(best, bucket.tools.get(tool_name).copied());
-        }
-        best
+        self.index.first_match(server_id, tool_name)
     }
 
     /// Position of the first entry, other than `skip`, that matches every call `entry` matches.
     pub fn first_covering(&self, entry: &McpEntry, skip: Option<usize>) -> Option<usize> {
-        let keep = |i: Option<usize>| i.filter(|i| Some(*i) != skip);
-        let mut best = keep(self.every_server_every_tool);
-        if let NamePattern::Exact(tool) = &entry.tool {
-            best = earliest(best, keep(self.every_server.get(tool.as_str()).copied()));
-        }
-        if let NamePattern::Exact(server) = &entry.server {
-            if let Some(bucket) = self.by_server.get(server.as_str()) {
-                best = earliest(best, keep(bucket.every_tool));
-                if let NamePattern::Exact(tool) = &entry.tool {
-                    best = earliest(best, keep(bucket.tools.get(tool.as_str()).copied()));
-                }
-            }
-        }
-        best
+        let side = |p: &NamePattern| match p {
+            NamePattern::Any => Side::Any,
+            NamePattern::Exact(name) => Side::Name(name.clone()),
+        };
+        let pattern = PairPattern { first: side(&entry.server), second: side(&entry.tool), folded: false };
+        self.index.first_covering(&pattern, skip)
     }
 
     /// The entry string at a position of the original list.

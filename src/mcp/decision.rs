@@ -1,12 +1,14 @@
 //! Whether an MCP tool call needs the user's approval (seed 000, `m4c`).
 //!
-//! The branches run in the seed's order: invalid names, admin disable and the two
-//! protections, browser tools, run-everything, ask-every-time, the allowlist, and
-//! finally "ask, and offer to allowlist". [`McpPolicy::verdict`] is the one place
-//! that order lives; the explained decision and the fast boolean both come from it.
+//! A translation: the settings become a policy — the allowlist that counts as MCP-entry rules,
+//! the branches (invalid names, admin disable, the two protections, browser tools,
+//! run-everything, ask-every-time, the allowlist, "ask, and offer to allowlist") as gates in the
+//! seed's order — decided by the one evaluator. [`McpDecision`] is Cursor's view of it.
 
 use super::compiled::{CompiledAllowlist, InvalidEntry};
 use super::name::{validate_name, NameError, NameKind};
+use crate::policy::catalogue::CURSOR_MCP;
+use crate::policy::{CatalogueName, Condition, Decision, Gate, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, Reason, RuleSpec, ToolRulesSpec};
 use serde::{Deserialize, Serialize};
 
 /// Server ids of the built-in browser (Playwright) tools, which have their own protection.
@@ -89,37 +91,6 @@ impl Default for McpSettings {
     }
 }
 
-/// Which branch of the decision applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub enum McpReason {
-    InvalidName,
-    DisabledByAdmin,
-    BrowserProtection,
-    McpProtection,
-    BrowserToolAutoRun,
-    RunEverything,
-    AskEveryTime,
-    Allowlisted,
-    NotInAdminAllowlist,
-    NotAllowlisted,
-    LegacyProtection,
-    LegacyAutoRun,
-}
-
-impl McpReason {
-    pub fn needs_approval(self) -> bool {
-        !matches!(
-            self,
-            McpReason::BrowserToolAutoRun
-                | McpReason::RunEverything
-                | McpReason::Allowlisted
-                | McpReason::LegacyAutoRun
-        )
-    }
-}
-
 /// Which allowlist an entry came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -148,13 +119,13 @@ pub struct AllowlistCandidate {
     pub tool: String,
 }
 
-/// The explained result of `m4c`.
+/// Cursor's view of an MCP decision (`m4c`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct McpDecision {
     pub need_approval: bool,
-    pub reason: McpReason,
+    pub reason: Reason,
     /// The reason in words, naming the setting or entry involved.
     pub message: String,
     /// The entry that allowed the call, when the allowlist did.
@@ -169,34 +140,91 @@ pub struct McpDecision {
     pub ignored_entries: Vec<InvalidEntry>,
 }
 
-/// The decision before it is explained: cheap to compute, no allocation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verdict {
-    pub reason: McpReason,
-    pub matched: Option<(AllowlistSource, usize)>,
-    pub name_error: Option<NameError>,
+/// The layer names the two allowlists become.
+pub const USER_LAYER: &str = "user";
+pub const ADMIN_LAYER: &str = "admin";
+
+/// The seed's branches, in its order, as gates of a policy over Cursor's `mcp` tool.
+fn gates(s: &McpSettings, mode: AutoRunMode) -> Vec<Gate> {
+    // Seed: both auto-run flags read false while the administrator has disabled auto-run.
+    let auto_run = !s.is_disabled_by_admin && mode != AutoRunMode::AskEveryTime;
+    let run_everything = auto_run && mode == AutoRunMode::FullYolo;
+    let gate = |when, outcome, reason, message: &str| Gate { message: Some(message.to_owned()), ..Gate::new(when, outcome, reason) }.for_tools(&[CURSOR_MCP]);
+    let ask = |when, reason, message: &str| gate(when, Outcome::Confirm, reason, message);
+    let mut gates = vec![ask(Condition::InvalidName, Reason::InvalidName, "{detail}; a call with an invalid name always needs approval")];
+    if !s.mcp_allowlists_enabled {
+        gates.push(if s.is_disabled_by_admin {
+            ask(Condition::Always, Reason::DisabledByAdmin, "MCP auto-run is disabled by your administrator")
+        } else if !auto_run {
+            ask(Condition::Always, Reason::AskEveryTime, "auto-run is off (ask_every_time): every call needs approval")
+        } else if s.yolo_mcp_tools_disabled {
+            ask(Condition::Always, Reason::LegacyProtection, "the mcp_allowlists feature is off and MCP auto-run is disabled (yoloMcpToolsDisabled)")
+        } else {
+            gate(Condition::Always, Outcome::Allow, Reason::LegacyAutoRun, "the mcp_allowlists feature is off and MCP tools auto-run (yoloMcpToolsDisabled is off)")
+        });
+        return gates;
+    }
+    if s.is_disabled_by_admin {
+        gates.push(ask(Condition::Always, Reason::DisabledByAdmin, "MCP auto-run is disabled by your administrator"));
+    }
+    let browser = Condition::Server { ids: BROWSER_SERVER_IDS.iter().map(|s| (*s).to_owned()).collect() };
+    gates.push(if s.playwright_protection {
+        ask(browser, Reason::BrowserProtection, "browser protection (playwrightProtection) is on: every browser tool call needs approval")
+    } else {
+        gate(browser, Outcome::Allow, Reason::BrowserToolAutoRun, "browser protection is off: browser tools run without consulting the allowlist")
+    });
+    if s.mcp_tools_protection {
+        gates.push(ask(Condition::Always, Reason::McpProtection, "MCP tools protection (mcpToolsProtection) is on: every MCP tool call needs approval"));
+    }
+    if run_everything && !s.is_admin_controlled {
+        gates.push(gate(Condition::Always, Outcome::Allow, Reason::RunEverything, "run-everything mode (full_yolo) runs every tool without approval"));
+    }
+    if !auto_run {
+        gates.push(ask(Condition::Always, Reason::AskEveryTime, "auto-run is off (ask_every_time): every call needs approval"));
+    }
+    let whose = if s.is_admin_controlled { "the administrator's" } else { "your" };
+    gates.push(gate(Condition::AllowRules, Outcome::Allow, Reason::Allowlisted, &format!("{{item}} is allowed by {whose} allowlist entry {{index}} \"{{entry}}\"")));
+    gates.push(if s.is_admin_controlled {
+        ask(Condition::Always, Reason::NotInAdminAllowlist, "{item} is not in the administrator's allowlist (your own allowlist is ignored while your team controls auto-run)")
+    } else {
+        ask(Condition::Always, Reason::NotAllowlisted, "{item} is not in the allowlist")
+    });
+    gates
 }
 
-impl Verdict {
-    fn of(reason: McpReason) -> Self {
-        Verdict { reason, matched: None, name_error: None }
+/// The policy the MCP settings mean in one auto-run mode: the list that counts (the
+/// administrator's when they control auto-run) as MCP-entry allow rules, the rest as gates.
+pub fn mcp_policy(settings: &McpSettings, mode: AutoRunMode) -> PolicySpec {
+    let (layer, list) =
+        if settings.is_admin_controlled { (ADMIN_LAYER, &settings.admin_mcp_allowed_tools) } else { (USER_LAYER, &settings.mcp_allowed_tools) };
+    let rules = ToolRulesSpec { always_allow: list.iter().map(RuleSpec::mcp).collect(), ..ToolRulesSpec::default() };
+    let kind = if settings.is_admin_controlled { LayerKind::Managed } else { LayerKind::User };
+    PolicySpec {
+        layers: vec![LayerSpec { name: layer.into(), kind, tools: [(CURSOR_MCP.to_owned(), rules)].into_iter().collect(), ..LayerSpec::default() }],
+        catalogue: CatalogueName::Cursor,
+        gates: Some(gates(settings, mode)),
+        ..PolicySpec::default()
     }
 }
 
-/// MCP settings with both allowlists compiled: build once, decide many calls.
+/// MCP settings compiled for each auto-run mode: build once, decide many calls.
 #[derive(Debug, Clone)]
 pub struct McpPolicy {
     settings: McpSettings,
     user: CompiledAllowlist,
     admin: CompiledAllowlist,
+    /// One policy per mode, in [`AutoRunMode::NAMES`] order.
+    policies: [Policy; 3],
 }
 
 impl McpPolicy {
     pub fn new(settings: McpSettings) -> Self {
+        let policies = [AutoRunMode::AskEveryTime, AutoRunMode::Yolo, AutoRunMode::FullYolo].map(|mode| Policy::new(mcp_policy(&settings, mode)));
         McpPolicy {
             user: CompiledAllowlist::new(&settings.mcp_allowed_tools),
             admin: CompiledAllowlist::new(&settings.admin_mcp_allowed_tools),
             settings,
+            policies,
         }
     }
 
@@ -225,138 +253,53 @@ impl McpPolicy {
             && self.effective_allowlist().1.first_match(server_id, tool_name).is_some()
     }
 
-    /// The seed's decision order, in one place.
-    pub fn verdict(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> Verdict {
-        let s = &self.settings;
-        if let Err(error) = validate_name(server_id, NameKind::Server)
-            .and_then(|()| validate_name(tool_name, NameKind::Tool))
-        {
-            return Verdict { reason: McpReason::InvalidName, matched: None, name_error: Some(error) };
+    fn policy(&self, mode: AutoRunMode) -> &Policy {
+        let [ask, yolo, full] = &self.policies;
+        match mode {
+            AutoRunMode::AskEveryTime => ask,
+            AutoRunMode::Yolo => yolo,
+            AutoRunMode::FullYolo => full,
         }
-        // Seed: both auto-run flags read false while the administrator has disabled auto-run.
-        let auto_run = !s.is_disabled_by_admin && mode != AutoRunMode::AskEveryTime;
-        let run_everything = auto_run && mode == AutoRunMode::FullYolo;
-
-        if !s.mcp_allowlists_enabled {
-            return Verdict::of(if s.is_disabled_by_admin {
-                McpReason::DisabledByAdmin
-            } else if !auto_run {
-                McpReason::AskEveryTime
-            } else if s.yolo_mcp_tools_disabled {
-                McpReason::LegacyProtection
-            } else {
-                McpReason::LegacyAutoRun
-            });
-        }
-
-        let is_browser = BROWSER_SERVER_IDS.contains(&server_id);
-        if s.is_disabled_by_admin {
-            return Verdict::of(McpReason::DisabledByAdmin);
-        }
-        if is_browser {
-            return Verdict::of(if s.playwright_protection {
-                McpReason::BrowserProtection
-            } else {
-                McpReason::BrowserToolAutoRun
-            });
-        }
-        if s.mcp_tools_protection {
-            return Verdict::of(McpReason::McpProtection);
-        }
-        if run_everything && !s.is_admin_controlled {
-            return Verdict::of(McpReason::RunEverything);
-        }
-        if !auto_run {
-            return Verdict::of(McpReason::AskEveryTime);
-        }
-        let (source, list) = self.effective_allowlist();
-        if let Some(index) = list.first_match(server_id, tool_name) {
-            return Verdict { reason: McpReason::Allowlisted, matched: Some((source, index)), name_error: None };
-        }
-        Verdict::of(if s.is_admin_controlled {
-            McpReason::NotInAdminAllowlist
-        } else {
-            McpReason::NotAllowlisted
-        })
     }
 
-    /// The fast path: only the boolean.
+    /// The core decision for a call.
+    pub fn decide_core(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> Decision {
+        self.policy(mode).decide(CURSOR_MCP, &[server_id.to_owned(), tool_name.to_owned()])
+    }
+
+    /// The boolean: whether the call needs approval.
     pub fn needs_approval(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> bool {
-        self.verdict(server_id, tool_name, mode).reason.needs_approval()
+        self.decide_core(server_id, tool_name, mode).outcome != Outcome::Allow
     }
 
-    /// The decision with its reason, the matching entry and allowlist candidates.
+    /// Cursor's view of the decision: reason, the matching entry and allowlist candidates.
     pub fn decide(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> McpDecision {
-        let Verdict { reason, matched, name_error } = self.verdict(server_id, tool_name, mode);
-        let matched = matched.and_then(|(list, index)| {
-            let compiled = if list == AllowlistSource::Admin { &self.admin } else { &self.user };
-            compiled.entry(index).map(|entry| MatchedEntry { list, index, entry: entry.to_owned() })
+        let decision = self.decide_core(server_id, tool_name, mode);
+        let reason = decision.reason;
+        let matched = decision.rule.as_ref().filter(|_| reason == Reason::Allowlisted).map(|rule| MatchedEntry {
+            list: if rule.layer == ADMIN_LAYER { AllowlistSource::Admin } else { AllowlistSource::User },
+            index: rule.index,
+            entry: rule.pattern.clone(),
         });
-        let consulted_list = matches!(
-            reason,
-            McpReason::Allowlisted | McpReason::NotAllowlisted | McpReason::NotInAdminAllowlist
-        );
-        let candidates_for_allowlist = if reason == McpReason::NotAllowlisted {
+        let consulted_list = matches!(reason, Reason::Allowlisted | Reason::NotAllowlisted | Reason::NotInAdminAllowlist);
+        let candidates_for_allowlist = if reason == Reason::NotAllowlisted {
             vec![AllowlistCandidate { server: server_id.to_owned(), tool: tool_name.to_owned() }]
         } else {
             Vec::new()
         };
+        let name_error = if reason == Reason::InvalidName {
+            validate_name(server_id, NameKind::Server).and_then(|()| validate_name(tool_name, NameKind::Tool)).err()
+        } else {
+            None
+        };
         McpDecision {
-            need_approval: reason.needs_approval(),
+            need_approval: decision.outcome != Outcome::Allow,
             reason,
-            message: self.message(reason, server_id, tool_name, matched.as_ref(), name_error.as_ref()),
+            message: decision.message,
             matched,
             candidates_for_allowlist,
             name_error,
             ignored_entries: if consulted_list { self.invalid_entries().to_vec() } else { Vec::new() },
-        }
-    }
-
-    fn message(
-        &self,
-        reason: McpReason,
-        server_id: &str,
-        tool_name: &str,
-        matched: Option<&MatchedEntry>,
-        name_error: Option<&NameError>,
-    ) -> String {
-        let call = format!("{server_id}:{tool_name}");
-        match reason {
-            McpReason::InvalidName => match name_error {
-                Some(error) => format!("{error}; a call with an invalid name always needs approval"),
-                None => "invalid name; the call needs approval".to_owned(),
-            },
-            McpReason::DisabledByAdmin => "MCP auto-run is disabled by your administrator".to_owned(),
-            McpReason::BrowserProtection => {
-                "browser protection (playwrightProtection) is on: every browser tool call needs approval".to_owned()
-            }
-            McpReason::McpProtection => {
-                "MCP tools protection (mcpToolsProtection) is on: every MCP tool call needs approval".to_owned()
-            }
-            McpReason::BrowserToolAutoRun => {
-                "browser protection is off: browser tools run without consulting the allowlist".to_owned()
-            }
-            McpReason::RunEverything => "run-everything mode (full_yolo) runs every tool without approval".to_owned(),
-            McpReason::AskEveryTime => "auto-run is off (ask_every_time): every call needs approval".to_owned(),
-            McpReason::Allowlisted => match matched {
-                Some(m) => format!(
-                    "{call} is allowed by {} allowlist entry {} \"{}\"",
-                    if m.list == AllowlistSource::Admin { "the administrator's" } else { "your" },
-                    m.index,
-                    m.entry
-                ),
-                None => format!("{call} is allowlisted"),
-            },
-            McpReason::NotInAdminAllowlist => format!(
-                "{call} is not in the administrator's allowlist (your own allowlist is ignored while your team controls auto-run)"
-            ),
-            McpReason::NotAllowlisted => format!("{call} is not in the allowlist"),
-            McpReason::LegacyProtection => {
-                "the mcp_allowlists feature is off and MCP auto-run is disabled (yoloMcpToolsDisabled)".to_owned()
-            }
-            McpReason::LegacyAutoRun => {
-                "the mcp_allowlists feature is off and MCP tools auto-run (yoloMcpToolsDisabled is off)".to_owned()
-            }
         }
     }
 }

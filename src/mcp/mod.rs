@@ -9,7 +9,7 @@ pub mod internal_name;
 pub mod name;
 
 pub use compiled::{CompiledAllowlist, InvalidEntry};
-pub use decision::{decide_mcp, AutoRunMode, McpDecision, McpPolicy, McpReason, McpSettings};
+pub use decision::{decide_mcp, mcp_policy, AutoRunMode, McpDecision, McpPolicy, McpSettings};
 pub use edit::{add_tool, normalize, remove_entry, AddOutcome, AddStatus, NormalizedAllowlist, RemoveOutcome};
 pub use entry::{entry_matches, format_entry, parse_entry, EntryError, McpEntry};
 pub use internal_name::{split_tool_name, SplitToolName};

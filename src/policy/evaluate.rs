@@ -1,54 +1,81 @@
-//! The one evaluator: hard-coded denies > invalid patterns > deny > confirm > allow > defaults.
+//! The one evaluator: every dialect's decision comes from [`Policy::decide_call`].
 //!
-//! A call is turned into *items*: a terminal command into its sub-commands (see
-//! [`crate::shell`]), a path into the path as written and normalised, anything else into its
-//! input. Deny if any item matches a deny rule; confirm if any matches a confirm rule; allow
-//! only if every item matches an allow rule and nothing stands in the way (a hazard, or a line
-//! the parser cannot vouch for). Every decision names the rule, layer and item behind it.
+//! # Order
+//! 1. A hook that rejected the call refuses it.
+//! 2. The policy's gates, in order; the first whose condition holds decides (see
+//!    [`super::gates`]; the standard order is hard-coded denials > invalid rules > deny >
+//!    confirm > allow).
+//! 3. Otherwise the defaults: the tool's, else the layers' global one, else the policy's — but a
+//!    fallback never allows a line the analysis could not vouch for while the tool has deny or
+//!    confirm rules.
+//! 4. A hook that asked turns an allow into a question.
+//!
+//! Every decision names the gate's reason, the rule and layer, and the part of the input matched.
 
-use super::hardcoded;
-use super::path::normalize_path;
-use super::rules::RuleRef;
-use super::{InvalidPattern, InvalidPatternPolicy, ListKind, Mode, Policy, ShellKind, SubstitutionPolicy, ToolIndex};
-use crate::shell::{self, Context, Hazard, ItemKind};
-use serde::Serialize;
+use super::gates::{self, Condition, Hit};
+use super::items::{self, ItemVerdict, Items};
+use super::options::Suggestion;
+use super::rules::{RuleRef, RuleSet};
+use super::trust::Ignored;
+use super::{hardcoded, HookResult, InvalidPattern, Outcome, Policy, SubstitutionPolicy, ToolIndex};
+use serde::{Deserialize, Serialize};
 
-/// The answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What the model is told when a hook rejected its call (Cursor, seed 003).
+pub const HOOK_REJECTION_MESSAGE: &str =
+    "The terminal command was rejected by a hook that prevents execution of this command. Do not attempt to work around this restriction.";
+
+/// One tool call to decide.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub enum Outcome {
-    Allow,
-    Confirm,
-    Deny,
+pub struct Call {
+    pub tool: String,
+    /// The command, path(s), URL, query, or `[server, tool]` — as the tool's input kind says.
+    #[serde(default)]
+    pub inputs: Vec<String>,
+    /// An external hook's answer about this call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<HookResult>,
 }
 
-impl From<Mode> for Outcome {
-    fn from(mode: Mode) -> Self {
-        match mode {
-            Mode::Allow => Outcome::Allow,
-            Mode::Confirm => Outcome::Confirm,
-            Mode::Deny => Outcome::Deny,
-        }
+impl Call {
+    pub fn new(tool: &str, inputs: &[&str]) -> Self {
+        Call { tool: tool.to_owned(), inputs: inputs.iter().map(|s| (*s).to_owned()).collect(), hook: None }
     }
 }
 
-/// Which step decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Why a decision came out as it did: the gate that decided, or the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Reason {
-    /// A built-in rule no setting can lift (`rm -rf /` and kin).
+    /// A hook rejected the call.
+    RejectedByHook,
+    /// A hook asked for approval of a call that would have run.
+    HookAsked,
+    /// A built-in denial no setting lifts (removing `/`, a home, the working directory).
     HardcodedDeny,
-    /// A pattern of this tool does not compile, so the engine cannot be sure.
+    /// The same removal where the dialect asks instead of refusing (Cursor).
+    CatastrophicRemoval,
+    /// A rule did not compile.
     InvalidPattern,
     /// The command's text is not what runs ($VAR, $(…)…) and the policy denies that.
     Substitution,
     /// The terminal's shell cannot be analysed, so allow rules for it are refused.
     UnsupportedShell,
+    /// The command line could not be analysed.
+    ParseFailed,
     DenyRule,
     ConfirmRule,
     AllowRule,
+    /// A command-prefix blocklist entry matched (Cursor).
+    Blocklisted,
+    /// The allowlist covered the call (Cursor).
+    Allowlisted,
+    /// The allowlist did not cover the call (Cursor).
+    NotAllowlisted,
+    /// The administrator's allowlist did not cover the call (Cursor).
+    NotInAdminAllowlist,
     /// Allow rules could not vouch for the call (unparsed syntax, a substitution) while deny or
     /// confirm rules exist, so it asks instead of falling back to an allowing default.
     CannotVouch,
@@ -56,6 +83,25 @@ pub enum Reason {
     GlobalDefault,
     /// `always_allow_tool_actions` turned a fallback of confirm into allow.
     LegacyAlwaysAllow,
+    DisabledByAdmin,
+    EmptyCommand,
+    DeleteProtection,
+    Sudo,
+    RunEverything,
+    AskEveryTime,
+    /// An item has something no allowlist entry can vouch for (a substitution, a redirect to a file…).
+    Hazard,
+    Sandboxed,
+    DotFile,
+    OutsideWorkspace,
+    /// No protection applied in auto-run (Cursor file operations).
+    AutoRun,
+    InvalidName,
+    BrowserProtection,
+    McpProtection,
+    BrowserToolAutoRun,
+    LegacyProtection,
+    LegacyAutoRun,
 }
 
 /// Where a default came from.
@@ -72,21 +118,7 @@ pub enum DefaultSource {
     },
 }
 
-/// What the evaluator saw for one item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub struct ItemVerdict {
-    pub text: String,
-    pub kind: ItemKind,
-    pub context: Context,
-    /// Why no allow rule may cover this item.
-    pub hazards: Vec<Hazard>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allowed_by: Option<RuleRef>,
-}
-
-/// An explained decision.
+/// The answer, the same for every dialect.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -95,10 +127,10 @@ pub struct Decision {
     pub reason: Reason,
     /// One sentence naming the rule, layer and input behind the outcome.
     pub message: String,
-    /// The deny or confirm rule that decided, or the first allow rule when all items were allowed.
+    /// The rule that decided, or the first allow rule when all items were allowed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleRef>,
-    /// The item (sub-command, path, URL…) the deciding rule matched.
+    /// The item (sub-command, path, URL…) the deciding rule or gate matched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_input: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,225 +140,229 @@ pub struct Decision {
     /// Why allow rules were off for the whole input, when they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cannot_vouch: Option<String>,
-    /// This tool's patterns that did not compile.
+    /// This tool's rules that did not compile.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub invalid_patterns: Vec<InvalidPattern>,
+    /// Rules that would cover what no allow rule covered, when allow rules were tried and fell short.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<Suggestion>,
+    /// Settings of untrusted layers that were ignored for this call.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<Ignored>,
 }
 
-/// Tool ids whose input is a path, checked as written and normalised.
-pub const PATH_TOOLS: [&str; 5] = ["edit_file", "delete_path", "move_path", "create_directory", "save_file"];
-pub const TERMINAL: &str = "terminal";
-
-/// The items of one call, plus whatever stops allow rules for the whole call.
-struct Items {
-    list: Vec<ItemVerdict>,
-    /// Extra texts checked against deny and confirm rules only (the raw command line).
-    also_deny_checked: Vec<String>,
-    cannot_vouch: Option<String>,
-    has_expansion: bool,
+/// Where evaluation stood when something decided.
+struct Finding {
+    outcome: Outcome,
+    reason: Reason,
+    message: Option<String>,
+    hit: Hit,
+    default_source: Option<DefaultSource>,
 }
 
-fn plain_item(text: String) -> ItemVerdict {
-    ItemVerdict { text, kind: ItemKind::Command, context: Context::TopLevel, hazards: Vec::new(), allowed_by: None }
+/// The first item (or raw line) a rule set matches.
+fn first_hit(set: &RuleSet, items: &Items) -> Option<Hit> {
+    let from_items = items.list.iter().find_map(|i| set.first_match(&i.subject()).map(|r| (r.origin.clone(), i.text.clone())));
+    let found = from_items.or_else(|| {
+        items.also_deny_checked.iter().find_map(|text| set.first_match(&super::rules::Subject::text(text)).map(|r| (r.origin.clone(), text.clone())))
+    });
+    found.map(|(rule, text)| Hit { item: Some(text), rule: Some(rule), detail: None })
+}
+
+/// Marks the items an allow rule covers; true when every item is covered and the line vouched for.
+///
+/// An item with a hazard is never covered, with one exception (Zed's): a leading assignment
+/// (`PAGER=less git log`) is covered by a rule that spells it out — one that matches the command
+/// with the assignment and not without it.
+fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
+    let mut all = !items.list.is_empty() && items.cannot_vouch.is_none();
+    for item in &mut items.list {
+        if commands_only && (item.kind != super::items::ItemKind::Command || item.name.is_none()) {
+            all &= item.hazards.is_empty();
+            continue;
+        }
+        item.allowed_by = if item.hazards.is_empty() {
+            allow.first_match(&item.subject()).map(|r| r.origin.clone())
+        } else if item.only_assignment_hazards() {
+            let bare = item.without_assignments().unwrap_or_default();
+            allow.first_match(&item.subject()).filter(|r| !r.matcher.is_match(&super::rules::Subject::text(&bare))).map(|r| r.origin.clone())
+        } else {
+            None
+        };
+        all &= item.allowed_by.is_some();
+    }
+    all
+}
+
+/// Fills `{item}`, `{entry}`, `{detail}`, `{layer}` and `{index}` in a gate's message.
+fn fill(template: &str, hit: &Hit) -> String {
+    let rule = hit.rule.as_ref();
+    template
+        .replace("{item}", hit.item.as_deref().unwrap_or_default())
+        .replace("{entry}", rule.map_or("", |r| r.pattern.as_str()))
+        .replace("{layer}", rule.map_or("", |r| r.layer.as_str()))
+        .replace("{index}", &rule.map_or(String::new(), |r| r.index.to_string()))
+        .replace("{detail}", hit.detail.as_deref().unwrap_or_default())
+}
+
+/// The standard explanation of a gate's decision.
+fn explain(reason: Reason, tool: &str, hit: &Hit, items: &Items) -> String {
+    let item = hit.item.as_deref().unwrap_or_default();
+    let detail = hit.detail.as_deref().unwrap_or_default();
+    let rule = hit.rule.as_ref();
+    let rule_words = |r: &RuleRef| format!("{} rule {} \"{}\" of layer \"{}\"", r.list.settings_key(), r.index, r.pattern, r.layer);
+    match reason {
+        Reason::RejectedByHook => HOOK_REJECTION_MESSAGE.to_owned(),
+        Reason::HookAsked => "a hook asked for approval".to_owned(),
+        Reason::HardcodedDeny => format!("{} ({item}: {detail})", hardcoded::MESSAGE),
+        Reason::CatastrophicRemoval => format!("\"{item}\" removes a protected directory; it always needs approval"),
+        Reason::InvalidPattern if detail.is_empty() => format!("The {tool} tool has a rule that failed to compile, so every call asks"),
+        Reason::InvalidPattern => format!("The {tool} tool cannot run because {detail}"),
+        Reason::Substitution => "The terminal command could not be approved because terminal does not allow shell substitutions or interpolations in permission-protected commands. Forbidden examples include $VAR, ${VAR}, $(...), backticks, $((...)), <(...), and >(...). Resolve those values before calling terminal, or ask the user for the literal value to use.".to_owned(),
+        Reason::UnsupportedShell => "The shell does not support \"always allow\" patterns for the terminal tool because its command chaining syntax cannot be parsed. Remove the always_allow patterns for the terminal, or switch to a POSIX-conforming shell.".to_owned(),
+        Reason::ParseFailed => format!("The command could not be analysed ({detail}), so it cannot be approved by always_allow patterns"),
+        Reason::DenyRule => rule.map_or_else(|| "Denied by a rule".to_owned(), |r| format!("Denied by {}, which matched \"{item}\"", rule_words(r))),
+        Reason::ConfirmRule => rule.map_or_else(|| "Needs confirmation".to_owned(), |r| format!("Needs confirmation: {} matched \"{item}\"", rule_words(r))),
+        Reason::AllowRule => match (rule, items.list.len()) {
+            (Some(r), 1) => format!("Allowed by always_allow rule {} \"{}\" of layer \"{}\"", r.index, r.pattern, r.layer),
+            (_, n) => format!("Allowed: each of the {n} parts matched an always_allow rule"),
+        },
+        Reason::Blocklisted => format!("\"{item}\" matches the blocklist entry \"{}\"", rule.map_or("", |r| r.pattern.as_str())),
+        Reason::Allowlisted => match (rule, items.list.len()) {
+            (Some(r), 1) => format!("{} is allowed by the {} allowlist entry {} \"{}\"", items.list.first().map_or("", |i| i.text.as_str()), r.layer, r.index, r.pattern),
+            _ => "every sub-command is in the allowlist".to_owned(),
+        },
+        Reason::NotAllowlisted | Reason::NotInAdminAllowlist => {
+            let missing: Vec<String> = items.list.iter().filter(|i| i.allowed_by.is_none()).map(|i| format!("\"{}\"", i.text)).collect();
+            format!("not in the allowlist: {}", missing.join(", "))
+        }
+        Reason::Hazard => format!("\"{item}\" cannot be auto-run from the allowlist: {detail}"),
+        Reason::Sudo => format!("\"{item}\" uses sudo, which always needs approval"),
+        Reason::DeleteProtection => format!("\"{item}\" deletes files and delete-file protection is on"),
+        Reason::EmptyCommand => "the command runs nothing that could be checked".to_owned(),
+        Reason::InvalidName => format!("{detail}; a call with an invalid name always needs approval"),
+        Reason::DotFile => format!("{item} is a dotfile and dotfile protection is on"),
+        Reason::OutsideWorkspace => format!("{item} is outside the workspace and outside-workspace protection is on"),
+        other => format!("{other:?}"),
+    }
 }
 
 impl Policy {
-    /// Only the outcome: the same evaluation as [`Policy::decide`], cheaper to hand to JavaScript.
+    /// Only the outcome: the same evaluation as [`Policy::decide`].
     pub fn outcome(&self, tool: &str, inputs: &[String]) -> Outcome {
         self.decide(tool, inputs).outcome
     }
 
-    /// Decides one tool call. `inputs` is the command for `terminal`, the path(s) for path tools
-    /// (`move_path`: source then destination), the URL for `fetch`, the query for `web_search`.
+    /// Decides one tool call without a hook's answer.
     pub fn decide(&self, tool: &str, inputs: &[String]) -> Decision {
-        let index = self.tool(tool);
-        let invalid_patterns = index.map(|t| t.invalid.clone()).unwrap_or_default();
-        let decision = |outcome: Outcome, reason: Reason, message: String, items: Items| Decision {
+        self.decide_call(&Call { tool: tool.to_owned(), inputs: inputs.to_vec(), hook: None })
+    }
+
+    /// Decides one tool call and explains it.
+    pub fn decide_call(&self, call: &Call) -> Decision {
+        let tool = call.tool.as_str();
+        let rules = self.tool(tool);
+        let mut items = items::of(self.input_kind(tool), &call.inputs);
+        let mut allow_tried = false;
+        let mut covered = false;
+
+        let finding = if call.hook == Some(HookResult::Reject) {
+            Finding { outcome: Outcome::Deny, reason: Reason::RejectedByHook, message: None, hit: Hit::default(), default_source: None }
+        } else {
+            let mut found = None;
+            for gate in self.gates().iter().filter(|g| g.applies_to(tool)) {
+                let hit = match &gate.when {
+                    Condition::DenyRule => rules.and_then(|r| first_hit(&r.deny, &items)),
+                    Condition::ConfirmRule => {
+                        let hit = rules.and_then(|r| first_hit(&r.confirm, &items));
+                        if hit.is_some() {
+                            // Show which items an allow rule would have covered.
+                            if let Some(r) = rules {
+                                cover(&mut items, &r.allow, false);
+                            }
+                        }
+                        hit
+                    }
+                    Condition::AllowRules | Condition::CommandsAllowed => {
+                        allow_tried = true;
+                        covered = true;
+                        let commands_only = gate.when == Condition::CommandsAllowed;
+                        let all = rules.is_some_and(|r| cover(&mut items, &r.allow, commands_only));
+                        all.then(|| Hit { rule: items.list.first().and_then(|i| i.allowed_by.clone()), ..Hit::default() })
+                    }
+                    other => gates::check(other, self, rules, &items),
+                };
+                if let Some(hit) = hit {
+                    found = Some(Finding { outcome: gate.outcome, reason: gate.reason, message: gate.message.as_ref().map(|m| fill(m, &hit)), hit, default_source: None });
+                    break;
+                }
+            }
+            match found {
+                Some(f) => f,
+                None => {
+                    if !covered {
+                        if let Some(r) = rules {
+                            cover(&mut items, &r.allow, false);
+                        }
+                    }
+                    self.fall_back(tool, rules, &items)
+                }
+            }
+        };
+
+        let Finding { mut outcome, mut reason, message, hit, default_source } = finding;
+        let mut message = message.unwrap_or_else(|| explain(reason, tool, &hit, &items));
+        if outcome == Outcome::Allow && call.hook == Some(HookResult::Ask) {
+            (outcome, reason, message) = (Outcome::Confirm, Reason::HookAsked, explain(Reason::HookAsked, tool, &hit, &items));
+        }
+        let suggestions = if allow_tried && outcome != Outcome::Allow && reason != Reason::HookAsked { self.suggestions_for(tool, &items) } else { Vec::new() };
+        let mut ignored: Vec<Ignored> = self.ignored_globally().to_vec();
+        ignored.extend(rules.map(|r| r.ignored.clone()).unwrap_or_default());
+        Decision {
             outcome,
             reason,
             message,
-            rule: None,
-            matched_input: None,
-            default_source: None,
+            rule: hit.rule,
+            matched_input: hit.item,
+            default_source,
             items: items.list,
             cannot_vouch: items.cannot_vouch,
-            invalid_patterns: invalid_patterns.clone(),
-        };
-
-        let (items, hard) = self.items_of(tool, inputs);
-        if let Some(hit) = hard {
-            let mut d = decision(Outcome::Deny, Reason::HardcodedDeny, format!("{} ({}: {})", hardcoded::MESSAGE, hit.item, hit.detail), items);
-            d.matched_input = Some(hit.item);
-            return d;
+            invalid_patterns: rules.map(|r| r.invalid.clone()).unwrap_or_default(),
+            suggestions,
+            ignored,
         }
-
-        if let Some(tool_rules) = index {
-            let blocking = match self.spec().invalid_patterns {
-                InvalidPatternPolicy::BlockTool => tool_rules.invalid.first(),
-                InvalidPatternPolicy::FailClosed => tool_rules.invalid.iter().find(|p| p.list == ListKind::AlwaysDeny),
-            };
-            if let Some(bad) = blocking {
-                let message = format!(
-                    "The {tool} tool cannot run because {} pattern(s) failed to compile; the first is {} pattern {} \"{}\" in layer \"{}\": {}",
-                    tool_rules.invalid.len(), bad.list.settings_key(), bad.index, bad.pattern, bad.layer, bad.error
-                );
-                return decision(Outcome::Deny, Reason::InvalidPattern, message, items);
-            }
-        }
-
-        if tool == TERMINAL && items.has_expansion && self.spec().substitutions == SubstitutionPolicy::Deny && !self.allows_everything(index) {
-            let message = "The terminal command could not be approved because terminal does not allow shell substitutions or interpolations in permission-protected commands. Forbidden examples include $VAR, ${VAR}, $(...), backticks, $((...)), <(...), and >(...). Resolve those values before calling terminal, or ask the user for the literal value to use.".to_owned();
-            return decision(Outcome::Deny, Reason::Substitution, message, items);
-        }
-
-        if tool == TERMINAL && self.spec().shell == ShellKind::Other && index.is_some_and(|t| !t.allow.is_empty()) {
-            let message = "The shell does not support \"always allow\" patterns for the terminal tool because its command chaining syntax cannot be parsed. Remove the always_allow patterns for the terminal, or switch to a POSIX-conforming shell.".to_owned();
-            return decision(Outcome::Deny, Reason::UnsupportedShell, message, items);
-        }
-
-        let Some(rules) = index else {
-            return self.fall_back(tool, None, items, decision);
-        };
-
-        // Deny and confirm: any item, or the raw line.
-        let first_hit = |set: &super::rules::RuleSet| {
-            items
-                .list
-                .iter()
-                .map(|i| i.text.as_str())
-                .chain(items.also_deny_checked.iter().map(String::as_str))
-                .find_map(|text| set.first_match(text).map(|r| (r.origin.clone(), text.to_owned())))
-        };
-        if let Some((rule, text)) = first_hit(&rules.deny) {
-            let message = format!("Denied by {} rule {} \"{}\" of layer \"{}\", which matched \"{}\"", rule.list.settings_key(), rule.index, rule.pattern, rule.layer, text);
-            let mut d = decision(Outcome::Deny, Reason::DenyRule, message, items);
-            d.matched_input = Some(text);
-            d.rule = Some(rule);
-            return d;
-        }
-        let confirmed = first_hit(&rules.confirm);
-
-        // Allow: every item, none with a hazard, and a line the parser vouches for.
-        let mut items = items;
-        let mut all_allowed = !items.list.is_empty() && items.cannot_vouch.is_none();
-        for item in &mut items.list {
-            item.allowed_by = if item.hazards.is_empty() { rules.allow.first_match(&item.text).map(|r| r.origin.clone()) } else { None };
-            all_allowed &= item.allowed_by.is_some();
-        }
-
-        if let Some((rule, text)) = confirmed {
-            let message = format!("Needs confirmation: {} rule {} \"{}\" of layer \"{}\" matched \"{}\"", rule.list.settings_key(), rule.index, rule.pattern, rule.layer, text);
-            let mut d = decision(Outcome::Confirm, Reason::ConfirmRule, message, items);
-            d.matched_input = Some(text);
-            d.rule = Some(rule);
-            return d;
-        }
-        if tool_invalid_confirm(rules) {
-            let message = format!("The {tool} tool has an always_confirm pattern that failed to compile, so every call asks");
-            return decision(Outcome::Confirm, Reason::InvalidPattern, message, items);
-        }
-        if all_allowed {
-            let rule = items.list.first().and_then(|i| i.allowed_by.clone());
-            let message = match (&rule, items.list.len()) {
-                (Some(r), 1) => format!("Allowed by always_allow rule {} \"{}\" of layer \"{}\"", r.index, r.pattern, r.layer),
-                (_, n) => format!("Allowed: each of the {n} parts matched an always_allow rule"),
-            };
-            let mut d = decision(Outcome::Allow, Reason::AllowRule, message, items);
-            d.rule = rule;
-            return d;
-        }
-        self.fall_back(tool, Some(rules), items, decision)
     }
 
     /// Whether the tool is allowed unconditionally: no deny or confirm rules and an allowing default.
-    fn allows_everything(&self, tool: Option<&ToolIndex>) -> bool {
-        !tool.is_some_and(ToolIndex::has_restrictions) && self.default_for(tool).0 == Mode::Allow
+    pub(crate) fn allows_everything(&self, tool: Option<&ToolIndex>) -> bool {
+        !tool.is_some_and(ToolIndex::has_restrictions) && self.default_for(tool).0 == Outcome::Allow
     }
 
-    fn fall_back(
-        &self,
-        tool: &str,
-        rules: Option<&ToolIndex>,
-        items: Items,
-        mut decision: impl FnMut(Outcome, Reason, String, Items) -> Decision,
-    ) -> Decision {
+    fn fall_back(&self, tool: &str, rules: Option<&ToolIndex>, items: &Items) -> Finding {
         let (mode, source) = self.default_for(rules);
         let unsure = items.cannot_vouch.is_some() || items.has_expansion;
         let restricted = rules.is_some_and(ToolIndex::has_restrictions);
-        let (outcome, reason, message) = match mode {
-            Mode::Confirm if self.spec().always_allow_tool_actions => {
-                (Outcome::Allow, Reason::LegacyAlwaysAllow, "Allowed by always_allow_tool_actions (no rule matched)".to_owned())
-            }
-            _ => {
-                let reason = if matches!(source, DefaultSource::Tool { .. }) { Reason::ToolDefault } else { Reason::GlobalDefault };
-                let from = match &source {
-                    DefaultSource::Tool { layer } => format!("the {tool} tool's default_mode in layer \"{layer}\""),
-                    DefaultSource::Global { layer: Some(layer) } => format!("the global default of layer \"{layer}\""),
-                    DefaultSource::Global { layer: None } => "the policy's default".to_owned(),
-                };
-                let verb = match mode {
-                    Mode::Allow => "Allowed",
-                    Mode::Confirm => "Needs confirmation",
-                    Mode::Deny => "Denied",
-                };
-                (Outcome::from(mode), reason, format!("{verb} by {from}: {}", uncovered(rules, &items)))
-            }
-        };
+        let finding = |outcome, reason, message: String| Finding { outcome, reason, message: Some(message), hit: Hit::default(), default_source: Some(source.clone()) };
+        if mode == Outcome::Confirm && self.spec().always_allow_tool_actions {
+            return finding(Outcome::Allow, Reason::LegacyAlwaysAllow, "Allowed by always_allow_tool_actions (no rule matched)".to_owned());
+        }
         // Never let a fallback allow what deny or confirm rules could not be checked against.
-        if outcome == Outcome::Allow && unsure && restricted && self.spec().substitutions == SubstitutionPolicy::Confirm {
+        if mode == Outcome::Allow && unsure && restricted && self.spec().substitutions == SubstitutionPolicy::Confirm {
             let why = items.cannot_vouch.clone().unwrap_or_else(|| "the command's text is not what runs (a substitution or expansion)".into());
-            let message = format!("Needs confirmation: the deny and confirm rules cannot be checked reliably ({why})");
-            let mut d = decision(Outcome::Confirm, Reason::CannotVouch, message, items);
-            d.default_source = Some(source);
-            return d;
+            return finding(Outcome::Confirm, Reason::CannotVouch, format!("Needs confirmation: the deny and confirm rules cannot be checked reliably ({why})"));
         }
-        let mut d = decision(outcome, reason, message, items);
-        d.default_source = Some(source);
-        d
-    }
-
-    /// Turns a call into the items rules are matched against.
-    fn items_of(&self, tool: &str, inputs: &[String]) -> (Items, Option<hardcoded::HardDenial>) {
-        let mut items = Items { list: Vec::new(), also_deny_checked: Vec::new(), cannot_vouch: None, has_expansion: false };
-        if tool == TERMINAL && self.spec().shell == ShellKind::Other {
-            // Nothing is parsed: the raw command is the only item, and allow rules are off.
-            items.list.extend(inputs.iter().cloned().map(plain_item));
-            items.cannot_vouch = Some("the shell's syntax is not analysed".into());
-            let hard = inputs.iter().find_map(|input| hardcoded::check(input, &shell::ShellAnalysis { items: Vec::new(), cannot_vouch: None }));
-            return (items, hard);
-        }
-        if tool == TERMINAL {
-            let mut hard = None;
-            for input in inputs {
-                let analysis = shell::analyze(input);
-                if hard.is_none() {
-                    hard = hardcoded::check(input, &analysis);
-                }
-                items.has_expansion |= analysis.has_expansion();
-                if items.cannot_vouch.is_none() {
-                    items.cannot_vouch = analysis.cannot_vouch.clone();
-                }
-                items.list.extend(analysis.items.into_iter().map(|i| ItemVerdict {
-                    text: i.text,
-                    kind: i.kind,
-                    context: i.context,
-                    hazards: i.hazards,
-                    allowed_by: None,
-                }));
-                items.also_deny_checked.push(input.clone());
-            }
-            return (items, hard);
-        }
-        for input in inputs {
-            items.list.push(plain_item(input.clone()));
-            if PATH_TOOLS.contains(&tool) {
-                let normal = normalize_path(input);
-                if normal != *input {
-                    items.list.push(plain_item(normal));
-                }
-            }
-        }
-        (items, None)
+        let reason = if matches!(source, DefaultSource::Tool { .. }) { Reason::ToolDefault } else { Reason::GlobalDefault };
+        let from = match &source {
+            DefaultSource::Tool { layer } => format!("the {tool} tool's default_mode in layer \"{layer}\""),
+            DefaultSource::Global { layer: Some(layer) } => format!("the global default of layer \"{layer}\""),
+            DefaultSource::Global { layer: None } => "the policy's default".to_owned(),
+        };
+        let verb = match mode {
+            Outcome::Allow => "Allowed",
+            Outcome::Confirm => "Needs confirmation",
+            Outcome::Deny => "Denied",
+        };
+        finding(mode, reason, format!("{verb} by {from}: {}", uncovered(rules, items)))
     }
 }
 
@@ -349,8 +385,4 @@ fn uncovered(rules: Option<&ToolIndex>, items: &Items) -> String {
         (None, true) => "no rule matched".to_owned(),
         (None, false) => format!("not covered by an allow rule: {}", parts.join(", ")),
     }
-}
-
-fn tool_invalid_confirm(rules: &ToolIndex) -> bool {
-    rules.invalid.iter().any(|p| p.list == ListKind::AlwaysConfirm)
 }

@@ -2,7 +2,8 @@
 //! parsed words; Zed's own patterns run on the raw text and every item too, so a line that does
 //! not parse is still caught.
 
-use crate::shell::{catastrophic_rm, ShellAnalysis};
+use super::items::ItemVerdict;
+use crate::shell::catastrophic_rm;
 use regex_lite::Regex;
 use std::sync::OnceLock;
 
@@ -35,8 +36,9 @@ pub(crate) struct HardDenial {
     pub detail: String,
 }
 
-pub(crate) fn check(input: &str, analysis: &ShellAnalysis) -> Option<HardDenial> {
-    for item in &analysis.items {
+/// The first hard-coded denial in a command line: `inputs` are the raw lines, `items` their sub-commands.
+pub(crate) fn check(inputs: &[String], items: &[ItemVerdict]) -> Option<HardDenial> {
+    for item in items {
         if let Some(name) = &item.name {
             if let Some(hit) = catastrophic_rm(name, &item.args) {
                 return Some(HardDenial {
@@ -48,11 +50,13 @@ pub(crate) fn check(input: &str, analysis: &ShellAnalysis) -> Option<HardDenial>
     }
     // Fail closed if the built-in patterns were ever unusable.
     let Some(patterns) = zed_patterns() else {
-        return Some(HardDenial { item: input.to_owned(), detail: "the built-in patterns are unavailable".into() });
+        return Some(HardDenial { item: inputs.join("\n"), detail: "the built-in patterns are unavailable".into() });
     };
     // Every built-in pattern needs the word `rm`: only texts containing it are searched.
-    std::iter::once(input)
-        .chain(analysis.items.iter().map(|i| i.text.as_str()))
+    inputs
+        .iter()
+        .map(String::as_str)
+        .chain(items.iter().map(|i| i.text.as_str()))
         .filter(|text| text.to_ascii_lowercase().contains("rm"))
         .find(|text| patterns.iter().any(|p| p.is_match(text)))
         .map(|text| HardDenial { item: text.to_owned(), detail: "matches a built-in rm rule".into() })

@@ -1,34 +1,62 @@
 //! The rule model every dialect translates into, and its one evaluator.
 //!
-//! A policy is an ordered list of layers (managed, user, project, modes…), each with per-tool
-//! rules: a `default_mode` and `always_allow` / `always_deny` / `always_confirm` regex lists.
-//! Deny and confirm lists unite across layers and are never weakened by a later layer; allow
-//! lists unite too; `default_mode` is taken from the last layer that sets it. Order:
-//! hard-coded denies > deny > confirm > allow > tool default > global default.
+//! A policy has a *catalogue* (what each tool's input is: a shell command, a path, two paths, a
+//! URL, a query, an MCP call, or opaque text), ordered *layers* of per-tool rules (each rule one
+//! of a few matcher kinds: regex, command prefix, MCP entry, Gasoline `tool.action`), ordered
+//! *gates* (a condition and the outcome it forces), and *defaults*. The evaluator turns a call
+//! into items by its input kind, runs the gates in order — the standard order is hard-coded
+//! denials > invalid rules > deny rules > confirm rules > allow rules — and falls back to the
+//! tool's default, then the global one. It never looks at a tool's name to decide how to read
+//! its input: that is the catalogue's job.
 
+pub mod catalogue;
 mod evaluate;
+mod gates;
 mod hardcoded;
+mod items;
 mod options;
+pub mod pair_index;
 pub mod path;
 pub mod rules;
+mod trust;
 
-pub use evaluate::{Decision, DefaultSource, ItemVerdict, Outcome, Reason};
-pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, Suggestion};
-pub use rules::{ListKind, RuleRef};
+pub use catalogue::{CatalogueName, InputKind};
+pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE};
+pub use items::{ItemKind, ItemVerdict};
+pub use gates::{Condition, Gate};
+pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, Suggestion, SuggestionForm};
+pub use rules::{ListKind, MatcherKind, RuleRef};
+pub use trust::Ignored;
 
-use rules::{compile, CompiledRule, RuleSet};
+use rules::{compile_rule, RuleSet};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// What a rule or default says about a call.
+/// What a rule, gate or default says about a call; ordered from most to least permissive, so
+/// the stricter of two outcomes is their maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum Outcome {
+    /// The call runs.
+    Allow,
+    /// The user is asked.
+    Confirm,
+    /// The call is refused.
+    Deny,
+}
+
+/// A hook's answer about one call (Cursor's hooks, seed 003): `reject` refuses the call before
+/// anything else is looked at; `ask` makes a call that would run ask instead; `allow` never
+/// lifts anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub enum Mode {
+pub enum HookResult {
     Allow,
-    Confirm,
-    Deny,
+    Ask,
+    Reject,
 }
 
 /// The kind of a layer, for explanations and for where "always allow" writes.
@@ -40,23 +68,65 @@ pub enum LayerKind {
     Defaults,
     /// Set by an administrator.
     Managed,
+    /// The user's own settings.
     #[default]
     User,
+    /// A project's (workspace's) settings.
     Project,
     /// An agent mode's restrictions.
     Mode,
 }
 
-/// One regex rule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One rule: exactly one matcher field is set.
+///
+/// - `pattern` (+ `caseSensitive`): a regular expression searched anywhere in the item (Zed).
+/// - `prefix`: a command prefix matched on word boundaries (`git` covers `git log`, not `gitx`).
+/// - `mcp`: an MCP allowlist entry `server:tool`, either side `*`, exact and case-sensitive.
+/// - `toolAction`: a Gasoline pattern `*`, `tool.*` or `tool.action`, case-insensitive.
+///
+/// A rule with none or several of them is invalid: it is reported and fails closed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct RuleSpec {
-    /// A regular expression, searched anywhere in the input (anchor with `^` and `$`).
-    pub pattern: String,
-    /// Default: false (case-insensitive).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// For `pattern`: default false (case-insensitive).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub case_sensitive: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_action: Option<String>,
+}
+
+impl RuleSpec {
+    /// A regex rule.
+    pub fn regex(pattern: impl Into<String>, case_sensitive: bool) -> Self {
+        RuleSpec { pattern: Some(pattern.into()), case_sensitive, ..RuleSpec::default() }
+    }
+
+    /// A command-prefix rule.
+    pub fn prefix(prefix: impl Into<String>) -> Self {
+        RuleSpec { prefix: Some(prefix.into()), ..RuleSpec::default() }
+    }
+
+    /// An MCP `server:tool` entry.
+    pub fn mcp(entry: impl Into<String>) -> Self {
+        RuleSpec { mcp: Some(entry.into()), ..RuleSpec::default() }
+    }
+
+    /// A Gasoline `tool.action` pattern.
+    pub fn tool_action(pattern: impl Into<String>) -> Self {
+        RuleSpec { tool_action: Some(pattern.into()), ..RuleSpec::default() }
+    }
+
+    /// The rule's text as a user wrote it, whatever its kind.
+    pub fn text(&self) -> &str {
+        [&self.pattern, &self.prefix, &self.mcp, &self.tool_action].into_iter().find_map(|t| t.as_deref()).unwrap_or_default()
+    }
 }
 
 /// The rules one layer sets for one tool.
@@ -64,8 +134,9 @@ pub struct RuleSpec {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ToolRulesSpec {
+    /// What the tool does when no rule settles a call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default_mode: Option<Mode>,
+    pub default_mode: Option<Outcome>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub always_allow: Vec<RuleSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -74,21 +145,40 @@ pub struct ToolRulesSpec {
     pub always_confirm: Vec<RuleSpec>,
 }
 
+fn yes() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
 /// One settings layer.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct LayerSpec {
     pub name: String,
     #[serde(default)]
     pub kind: LayerKind,
+    /// False for a layer the user has not trusted yet (a cloned project's settings): it may add
+    /// deny and confirm rules and stricter defaults, but its allow rules and any default that
+    /// would allow are ignored, and decisions say so. Default: true.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub trusted: bool,
     /// The layer's global default, used for tools without a `defaultMode` of their own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default_mode: Option<Mode>,
+    pub default_mode: Option<Outcome>,
     /// Keyed by tool id: `terminal`, `edit_file`, …, or `mcp__<server>__<tool>`.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, ToolRulesSpec>"))]
     pub tools: BTreeMap<String, ToolRulesSpec>,
+}
+
+impl Default for LayerSpec {
+    fn default() -> Self {
+        LayerSpec { name: String::new(), kind: LayerKind::User, trusted: true, default_mode: None, tools: BTreeMap::new() }
+    }
 }
 
 /// What to do with a terminal command whose text is not what runs ($VAR, $(…), …).
@@ -103,30 +193,30 @@ pub enum SubstitutionPolicy {
     Deny,
 }
 
-/// What an invalid pattern does to its tool.
+/// What an invalid rule does to its tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum InvalidPatternPolicy {
-    /// An invalid deny pattern denies the tool, an invalid confirm pattern makes it ask;
-    /// an invalid allow pattern allows nothing.
+    /// An invalid deny rule denies the tool, an invalid confirm rule makes it ask;
+    /// an invalid allow rule allows nothing.
     #[default]
     FailClosed,
-    /// Any invalid pattern denies the tool (Zed's behaviour).
+    /// Any invalid rule denies the tool (Zed's behaviour).
     BlockTool,
 }
 
-/// The shell terminal commands run in.
+/// What to do with a command line the shell analysis cannot vouch for (it does not parse, or
+/// uses syntax that is not modelled), when the tool has allow rules that might otherwise apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub enum ShellKind {
-    /// sh, bash, zsh, fish's POSIX-like chaining: commands are analysed per sub-command.
+pub enum UnparsedPolicy {
+    /// Allow rules are off for the line; deny and confirm rules still see it.
     #[default]
-    Posix,
-    /// A shell whose syntax is not analysed (PowerShell, cmd): allow rules for the terminal are
-    /// refused outright, and deny and confirm rules see the raw command only.
-    Other,
+    Confirm,
+    /// The call is denied (Zed's behaviour).
+    Deny,
 }
 
 /// A whole policy, as JSON.
@@ -139,36 +229,53 @@ pub struct PolicySpec {
     pub layers: Vec<LayerSpec>,
     /// Used when no layer sets a default. Default: confirm.
     #[serde(default = "confirm")]
-    pub default_mode: Mode,
+    pub default_mode: Outcome,
     /// Legacy: a fallback of "confirm" becomes "allow". Deny and confirm rules still win.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub always_allow_tool_actions: bool,
     #[serde(default)]
     pub substitutions: SubstitutionPolicy,
     #[serde(default)]
     pub invalid_patterns: InvalidPatternPolicy,
     #[serde(default)]
-    pub shell: ShellKind,
+    pub unparsed_commands: UnparsedPolicy,
+    /// The shipped catalogue of tools the policy starts from. Default: `zed`.
+    #[serde(default)]
+    pub catalogue: CatalogueName,
+    /// Tools added to the catalogue or described differently: tool id → input kind.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, InputKind>"))]
+    pub tool_kinds: BTreeMap<String, InputKind>,
+    /// The form of "always allow" suggestions for commands. Default: regex.
+    #[serde(default)]
+    pub suggest: SuggestionForm,
+    /// The decision procedure, in order; absent for the standard one (see [`gates::standard`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gates: Option<Vec<Gate>>,
 }
 
-fn confirm() -> Mode {
-    Mode::Confirm
+fn confirm() -> Outcome {
+    Outcome::Confirm
 }
 
 impl Default for PolicySpec {
     fn default() -> Self {
         PolicySpec {
             layers: Vec::new(),
-            default_mode: Mode::Confirm,
+            default_mode: Outcome::Confirm,
             always_allow_tool_actions: false,
             substitutions: SubstitutionPolicy::Confirm,
             invalid_patterns: InvalidPatternPolicy::FailClosed,
-            shell: ShellKind::Posix,
+            unparsed_commands: UnparsedPolicy::Confirm,
+            catalogue: CatalogueName::Zed,
+            tool_kinds: BTreeMap::new(),
+            suggest: SuggestionForm::Regex,
+            gates: None,
         }
     }
 }
 
-/// A pattern that did not compile: where it is and what the regex engine said.
+/// A rule that cannot be used: where it is and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -181,15 +288,24 @@ pub struct InvalidPattern {
     pub error: String,
 }
 
+impl InvalidPattern {
+    /// Where the rule sits in the policy spec, as a JSON path.
+    pub fn path(&self, layer_index: usize) -> String {
+        format!("layers[{layer_index}].tools.{}.{}[{}]", self.tool, self.list.spec_key(), self.index)
+    }
+}
+
 /// Everything the policy says about one tool, united across layers.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ToolIndex {
     pub deny: RuleSet,
     pub confirm: RuleSet,
     pub allow: RuleSet,
-    /// The default from the last layer that sets one, with that layer's name.
-    pub default_mode: Option<(Mode, String)>,
+    /// The default from the last trusted layer that sets one, with that layer's name.
+    pub default_mode: Option<(Outcome, String)>,
     pub invalid: Vec<InvalidPattern>,
+    /// Settings of untrusted layers that were ignored for this tool.
+    pub ignored: Vec<Ignored>,
 }
 
 impl ToolIndex {
@@ -211,52 +327,67 @@ impl ToolIndex {
 pub struct Policy {
     spec: PolicySpec,
     tools: FxHashMap<String, ToolIndex>,
-    /// The global default from the last layer that sets one.
-    layer_default: Option<(Mode, String)>,
+    kinds: FxHashMap<String, InputKind>,
+    gates: Vec<Gate>,
+    /// The global default from the last trusted layer that sets one.
+    layer_default: Option<(Outcome, String)>,
     invalid: Vec<InvalidPattern>,
+    /// Global settings of untrusted layers that were ignored.
+    ignored: Vec<Ignored>,
 }
 
 impl Policy {
-    /// Compiles every pattern. Invalid patterns never fail the load: they are reported by
+    /// Compiles every rule. Invalid rules never fail the load: they are reported by
     /// [`Policy::invalid_patterns`] and make their tool fail closed.
     pub fn new(spec: PolicySpec) -> Self {
         let mut tools: FxHashMap<String, ToolIndex> = FxHashMap::default();
         let mut layer_default = None;
         let mut invalid = Vec::new();
+        let mut ignored = Vec::new();
         for layer in &spec.layers {
             if let Some(mode) = layer.default_mode {
-                layer_default = Some((mode, layer.name.clone()));
+                let current = layer_default.as_ref().map_or(spec.default_mode, |(m, _)| *m);
+                match trust::admit_default(layer, None, mode, current) {
+                    Ok(()) => layer_default = Some((mode, layer.name.clone())),
+                    Err(note) => ignored.push(note),
+                }
             }
             for (tool, rules) in &layer.tools {
                 let index = tools.entry(tool.clone()).or_default();
                 if let Some(mode) = rules.default_mode {
-                    index.default_mode = Some((mode, layer.name.clone()));
+                    let current = index.default_mode.as_ref().or(layer_default.as_ref()).map_or(spec.default_mode, |(m, _)| *m);
+                    match trust::admit_default(layer, Some(tool), mode, current) {
+                        Ok(()) => index.default_mode = Some((mode, layer.name.clone())),
+                        Err(note) => index.ignored.push(note),
+                    }
                 }
                 for (kind, list) in [
                     (ListKind::AlwaysDeny, &rules.always_deny),
                     (ListKind::AlwaysConfirm, &rules.always_confirm),
                     (ListKind::AlwaysAllow, &rules.always_allow),
                 ] {
+                    if kind == ListKind::AlwaysAllow && !layer.trusted && !list.is_empty() {
+                        index.ignored.push(trust::ignored_allow_rules(layer, tool, list.len()));
+                        continue;
+                    }
                     for (i, rule) in list.iter().enumerate() {
                         let origin = RuleRef {
                             layer: layer.name.clone(),
                             tool: tool.clone(),
                             list: kind,
                             index: i,
-                            pattern: rule.pattern.clone(),
+                            matcher: MatcherKind::of(rule),
+                            pattern: rule.text().to_owned(),
                         };
-                        match compile(&rule.pattern, rule.case_sensitive) {
-                            Ok(regex) => {
-                                let compiled = CompiledRule::new(regex, origin, &rule.pattern, rule.case_sensitive);
-                                index.list(kind).push(compiled, &rule.pattern, rule.case_sensitive);
-                            }
+                        match compile_rule(rule) {
+                            Ok(matcher) => index.list(kind).push(matcher, origin),
                             Err(error) => {
                                 let bad = InvalidPattern {
                                     layer: layer.name.clone(),
                                     tool: tool.clone(),
                                     list: kind,
                                     index: i,
-                                    pattern: rule.pattern.clone(),
+                                    pattern: rule.text().to_owned(),
                                     error,
                                 };
                                 index.invalid.push(bad.clone());
@@ -267,24 +398,41 @@ impl Policy {
                 }
             }
         }
-        Policy { spec, tools, layer_default, invalid }
+        let mut kinds = catalogue::tools(spec.catalogue);
+        kinds.extend(spec.tool_kinds.iter().map(|(tool, kind)| (tool.clone(), *kind)));
+        let gates = spec.gates.clone().unwrap_or_else(|| gates::standard(&spec));
+        Policy { spec, tools, kinds, gates, layer_default, invalid, ignored }
     }
 
+    /// The policy as data.
     pub fn spec(&self) -> &PolicySpec {
         &self.spec
     }
 
-    /// Every pattern that did not compile, with its layer, tool, list, index and error.
+    /// Every rule that did not compile, with its layer, tool, list, index and error.
     pub fn invalid_patterns(&self) -> &[InvalidPattern] {
         &self.invalid
+    }
+
+    /// How the policy reads a tool's input: from the catalogue, else opaque.
+    pub fn input_kind(&self, tool: &str) -> InputKind {
+        self.kinds.get(tool).copied().unwrap_or(InputKind::Opaque)
     }
 
     pub(crate) fn tool(&self, tool: &str) -> Option<&ToolIndex> {
         self.tools.get(tool)
     }
 
+    pub(crate) fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+
+    pub(crate) fn ignored_globally(&self) -> &[Ignored] {
+        &self.ignored
+    }
+
     /// The fallback for a tool: its own default, else the layers' global default, else the policy's.
-    pub(crate) fn default_for(&self, tool: Option<&ToolIndex>) -> (Mode, DefaultSource) {
+    pub(crate) fn default_for(&self, tool: Option<&ToolIndex>) -> (Outcome, DefaultSource) {
         if let Some((mode, layer)) = tool.and_then(|t| t.default_mode.clone()) {
             return (mode, DefaultSource::Tool { layer });
         }

@@ -6,9 +6,10 @@
 //! sub-command (`^cargo\b`), a parent directory (`^src/`), or a web origin. Applying an option
 //! yields the [`SettingsChange`] to persist.
 
-use super::evaluate::{PATH_TOOLS, TERMINAL};
-use super::{LayerKind, LayerSpec, Mode, Policy, PolicySpec, RuleSpec};
-use crate::shell::{self, ItemKind};
+use super::catalogue::InputKind;
+use super::items::{ItemKind, Items};
+use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
+use crate::shell;
 use serde::{Deserialize, Serialize};
 
 /// Commands never offered as an "always allow" prefix: they run other code.
@@ -19,13 +20,15 @@ const NEVER_SUGGESTED: &[&str] = &[
     "builtin", "stdbuf", "ionice", "busybox", "watch", "parallel",
 ];
 
-/// A pattern that would cover part of a call.
+/// A rule that would cover part of a call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Suggestion {
-    /// The regex to add to `always_allow`.
+    /// The rule's text: the regex, command prefix or MCP entry to add to `always_allow`.
     pub pattern: String,
+    /// The rule to add.
+    pub rule: RuleSpec,
     /// What to show the user: `cargo`, `src/`, `github.com`.
     pub display: String,
     /// The part of the call it was drawn from.
@@ -63,7 +66,7 @@ pub struct SettingsChange {
     pub tool: String,
     pub key: ChangeKey,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<Mode>,
+    pub mode: Option<Outcome>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleSpec>,
 }
@@ -83,9 +86,10 @@ pub struct PermissionOption {
     pub change: Option<SettingsChange>,
 }
 
-/// Tools with regex rules; every other tool (MCP, custom) gets `default_mode` options only.
-pub fn is_granular(tool: &str) -> bool {
-    tool == TERMINAL || PATH_TOOLS.contains(&tool) || tool == "fetch" || tool == "web_search"
+/// Whether a tool's input can be narrowed by a pattern; every other tool (MCP, custom) gets
+/// `default_mode` options only.
+fn is_granular(kind: InputKind) -> bool {
+    !matches!(kind, InputKind::Opaque | InputKind::McpCall)
 }
 
 /// The name to show for a tool: `create_issue` for `mcp__github__create_issue`.
@@ -96,6 +100,7 @@ fn display_name(tool: &str) -> &str {
 fn command_suggestion(name: &str, source: &str) -> Option<Suggestion> {
     let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
     (plain && !NEVER_SUGGESTED.contains(&name)).then(|| Suggestion {
+        rule: RuleSpec::regex(format!("^{}\\b", regex_lite::escape(name)), false),
         pattern: format!("^{}\\b", regex_lite::escape(name)),
         display: name.to_owned(),
         source: source.to_owned(),
@@ -115,7 +120,8 @@ fn common_parent(a: &str, b: &str) -> Option<String> {
 }
 
 fn path_suggestion(parent: &str, source: &str) -> Suggestion {
-    Suggestion { pattern: format!("^{}/", regex_lite::escape(parent)), display: format!("{parent}/"), source: source.to_owned() }
+    let pattern = format!("^{}/", regex_lite::escape(parent));
+    Suggestion { rule: RuleSpec::regex(pattern.clone(), false), pattern, display: format!("{parent}/"), source: source.to_owned() }
 }
 
 /// `^https?://host` followed by a port, path, query, fragment or the end, so that
@@ -136,8 +142,10 @@ fn url_suggestion(url: &str) -> Option<Suggestion> {
         return None;
     }
     let host = host.to_ascii_lowercase();
+    let pattern = format!("^https?://{}(?:[:/?#]|$)", regex_lite::escape(&host));
     Some(Suggestion {
-        pattern: format!("^https?://{}(?:[:/?#]|$)", regex_lite::escape(&host)),
+        rule: RuleSpec::regex(pattern.clone(), false),
+        pattern,
         display: host,
         source: url.to_owned(),
     })
@@ -147,34 +155,55 @@ impl Policy {
     /// Patterns that would cover parts of this call, one per distinct command, directory or origin.
     pub fn suggestions(&self, tool: &str, inputs: &[String]) -> Vec<Suggestion> {
         let mut found: Vec<Suggestion> = Vec::new();
-        if tool == TERMINAL {
-            for input in inputs {
-                let analysis = shell::analyze(input);
-                if analysis.cannot_vouch.is_some() {
-                    continue;
-                }
-                for item in analysis.items.iter().filter(|i| i.kind == ItemKind::Command) {
-                    if let Some(s) = item.name.as_deref().and_then(|n| command_suggestion(n, &item.text)) {
-                        found.push(s);
+        match self.input_kind(tool) {
+            InputKind::Command { shell } => {
+                for input in inputs {
+                    let analysis = shell::analyze_in(shell, input);
+                    if analysis.cannot_vouch.is_some() {
+                        continue;
+                    }
+                    for item in analysis.items.iter().filter(|i| i.kind == shell::ItemKind::Command) {
+                        found.extend(item.name.as_deref().and_then(|n| command_suggestion(n, &item.text)));
                     }
                 }
             }
-        } else if tool == "move_path" {
-            if let (Some(a), Some(b)) = (inputs.first(), inputs.get(1)) {
-                found.extend(common_parent(a, b).map(|p| path_suggestion(&p, a)));
+            InputKind::PathPair => {
+                if let (Some(a), Some(b)) = (inputs.first(), inputs.get(1)) {
+                    found.extend(common_parent(a, b).map(|p| path_suggestion(&p, a)));
+                }
             }
-        } else if PATH_TOOLS.contains(&tool) {
-            found.extend(inputs.iter().filter_map(|p| parent_dir(p).map(|parent| path_suggestion(parent, p))));
-        } else if tool == "fetch" {
-            found.extend(inputs.iter().filter_map(|u| url_suggestion(u)));
+            InputKind::Path => found.extend(inputs.iter().filter_map(|p| parent_dir(p).map(|parent| path_suggestion(parent, p)))),
+            InputKind::Url => found.extend(inputs.iter().filter_map(|u| url_suggestion(u))),
+            InputKind::Query | InputKind::McpCall | InputKind::Opaque => {}
         }
-        let mut unique: Vec<Suggestion> = Vec::new();
-        for s in found {
-            if !unique.iter().any(|u| u.pattern == s.pattern) {
-                unique.push(s);
+        unique(found)
+    }
+
+    /// Rules that would cover the items no allow rule covered, in the form the policy's
+    /// allow rules take: a command prefix or a regex for commands, an entry for MCP calls.
+    pub(crate) fn suggestions_for(&self, tool: &str, items: &Items) -> Vec<Suggestion> {
+        if items.cannot_vouch.is_some() {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for item in items.list.iter().filter(|i| i.allowed_by.is_none()) {
+            match (item.kind, &item.pair, item.name.as_deref()) {
+                (ItemKind::Call, Some((server, name)), _) => {
+                    let entry = format!("{server}:{name}");
+                    found.push(Suggestion { rule: RuleSpec::mcp(entry.clone()), pattern: entry.clone(), display: entry, source: item.text.clone() });
+                }
+                (ItemKind::Command, _, Some(name)) if self.spec().suggest == SuggestionForm::Prefix => {
+                    found.push(Suggestion { rule: RuleSpec::prefix(name), pattern: name.to_owned(), display: name.to_owned(), source: item.text.clone() });
+                }
+                (ItemKind::Command, _, Some(name)) => found.extend(command_suggestion(name, &item.text)),
+                _ => {}
             }
         }
-        unique
+        if found.is_empty() && !matches!(self.input_kind(tool), InputKind::Command { .. } | InputKind::McpCall) {
+            let inputs: Vec<String> = items.list.iter().filter(|i| i.kind != ItemKind::NormalizedPath).map(|i| i.text.clone()).collect();
+            return self.suggestions(tool, &inputs);
+        }
+        unique(found)
     }
 
     /// The buttons for a permission prompt about this call, writing "always" choices to `layer`.
@@ -183,9 +212,9 @@ impl Policy {
             kind: OptionKind::AlwaysAllowTool,
             label: format!("Always allow {}", display_name(tool)),
             pattern: None,
-            change: Some(SettingsChange { layer: layer.to_owned(), tool: tool.to_owned(), key: ChangeKey::DefaultMode, mode: Some(Mode::Allow), rule: None }),
+            change: Some(SettingsChange { layer: layer.to_owned(), tool: tool.to_owned(), key: ChangeKey::DefaultMode, mode: Some(Outcome::Allow), rule: None }),
         }];
-        if is_granular(tool) {
+        if is_granular(self.input_kind(tool)) {
             for s in self.suggestions(tool, inputs) {
                 options.push(PermissionOption {
                     kind: OptionKind::AlwaysAllowPattern,
@@ -195,7 +224,7 @@ impl Policy {
                         tool: tool.to_owned(),
                         key: ChangeKey::AlwaysAllow,
                         mode: None,
-                        rule: Some(RuleSpec { pattern: s.pattern.clone(), case_sensitive: false }),
+                        rule: Some(s.rule.clone()),
                     }),
                     pattern: Some(s.pattern),
                 });
@@ -205,6 +234,29 @@ impl Policy {
         options.push(PermissionOption { kind: OptionKind::DenyOnce, label: "Deny".into(), pattern: None, change: None });
         options
     }
+}
+
+/// Keeps the first suggestion of each pattern.
+fn unique(found: Vec<Suggestion>) -> Vec<Suggestion> {
+    let mut unique: Vec<Suggestion> = Vec::new();
+    for s in found {
+        if !unique.iter().any(|u| u.pattern == s.pattern) {
+            unique.push(s);
+        }
+    }
+    unique
+}
+
+/// The form "always allow" suggestions take for commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum SuggestionForm {
+    /// A regex (Zed).
+    #[default]
+    Regex,
+    /// A command prefix: the command word (Cursor's allowlist).
+    Prefix,
 }
 
 impl PolicySpec {

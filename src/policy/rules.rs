@@ -1,16 +1,22 @@
-//! Compiled regex rules, indexed by the command word a pattern pins down.
+//! Compiled rules of every matcher kind, indexed so a lookup never scans the whole list.
 //!
-//! A pattern such as `^git\b` or `^cargo\s+build` can only match text whose leading word is
-//! `git` or `cargo`, so it is filed under that word; a lookup checks the rules filed under the
-//! item's own leading word plus the patterns that pin nothing down. Matching returns the
-//! earliest rule in policy order, so the index changes speed, never the answer.
+//! - Regex rules are filed under the command word a pattern pins down (`^git\b`, `^cargo\s+build`)
+//!   and prefiltered by a literal every match must contain.
+//! - Command-prefix rules are filed under their first word.
+//! - MCP entries and Gasoline `tool.action` patterns are hash-compiled (see
+//!   [`super::pair_index`]): constant time whatever the list's length.
+//!
+//! Matching returns the earliest rule in policy order, so the indexes change speed, never the
+//! answer (tests compare them with a plain scan).
 
+use super::pair_index::{PairIndex, PairPattern};
+use super::RuleSpec;
 use regex_lite::{Regex, RegexBuilder};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-/// Which list of a tool's rules a pattern sits in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Which list of a tool's rules a rule sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ListKind {
@@ -20,11 +26,47 @@ pub enum ListKind {
 }
 
 impl ListKind {
+    /// The list's key in Zed's settings.
     pub fn settings_key(self) -> &'static str {
         match self {
             ListKind::AlwaysAllow => "always_allow",
             ListKind::AlwaysDeny => "always_deny",
             ListKind::AlwaysConfirm => "always_confirm",
+        }
+    }
+
+    /// The list's key in a policy spec.
+    pub fn spec_key(self) -> &'static str {
+        match self {
+            ListKind::AlwaysAllow => "alwaysAllow",
+            ListKind::AlwaysDeny => "alwaysDeny",
+            ListKind::AlwaysConfirm => "alwaysConfirm",
+        }
+    }
+}
+
+/// Which kind of matcher a rule is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum MatcherKind {
+    Regex,
+    Prefix,
+    Mcp,
+    ToolAction,
+    /// A rule with no matcher, or more than one: invalid.
+    Unknown,
+}
+
+impl MatcherKind {
+    /// The kind a rule spec asks for; `Unknown` unless exactly one matcher field is set.
+    pub fn of(rule: &RuleSpec) -> Self {
+        match (&rule.pattern, &rule.prefix, &rule.mcp, &rule.tool_action) {
+            (Some(_), None, None, None) => MatcherKind::Regex,
+            (None, Some(_), None, None) => MatcherKind::Prefix,
+            (None, None, Some(_), None) => MatcherKind::Mcp,
+            (None, None, None, Some(_)) => MatcherKind::ToolAction,
+            _ => MatcherKind::Unknown,
         }
     }
 }
@@ -39,23 +81,51 @@ pub struct RuleRef {
     pub list: ListKind,
     /// Position in that layer's list.
     pub index: usize,
+    pub matcher: MatcherKind,
+    /// The rule's text: the regex, prefix, entry or pattern as written.
     pub pattern: String,
 }
 
+/// What a rule is matched against: an item's text, and for calls the pair of names.
+#[derive(Debug, Clone, Copy)]
+pub struct Subject<'a> {
+    pub text: &'a str,
+    /// `(server, tool)` of an MCP call, `(tool, action)` of a Gasoline call.
+    pub pair: Option<(&'a str, &'a str)>,
+}
+
+impl<'a> Subject<'a> {
+    pub fn text(text: &'a str) -> Self {
+        Subject { text, pair: None }
+    }
+}
+
+/// A compiled matcher.
 #[derive(Debug, Clone)]
-pub struct CompiledRule {
+pub enum Matcher {
+    Regex(RegexRule),
+    /// The prefix's words; a subject matches when they are its first words.
+    Prefix(Vec<String>),
+    Pair(PairPattern),
+}
+
+/// A regex rule with its prefilter.
+#[derive(Debug, Clone)]
+pub struct RegexRule {
     pub regex: Regex,
-    pub origin: RuleRef,
     /// A literal every match contains (ASCII-lowercased when the rule ignores case); when the
     /// text lacks it the regex cannot match and is not run.
     pub required: Option<String>,
     pub case_sensitive: bool,
+    pinned: Option<String>,
 }
 
-impl CompiledRule {
-    pub fn new(regex: Regex, origin: RuleRef, pattern: &str, case_sensitive: bool) -> Self {
+impl RegexRule {
+    pub fn new(pattern: &str, case_sensitive: bool) -> Result<Self, String> {
+        let regex = compile(pattern, case_sensitive)?;
         let required = required_literal(pattern).map(|l| if case_sensitive { l } else { l.to_ascii_lowercase() });
-        CompiledRule { regex, origin, required, case_sensitive }
+        let pinned = pinned_word(pattern).map(|w| if case_sensitive { w.to_owned() } else { w.to_ascii_lowercase() });
+        Ok(RegexRule { regex, required, case_sensitive, pinned })
     }
 
     fn is_match(&self, text: &Haystack<'_>) -> bool {
@@ -66,6 +136,47 @@ impl CompiledRule {
         };
         present && self.regex.is_match(text.text)
     }
+}
+
+/// Whether a prefix's words are the first words of `text` (whitespace-separated).
+pub fn prefix_covers(prefix: &[String], text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    !prefix.is_empty() && prefix.iter().all(|w| words.next() == Some(w.as_str()))
+}
+
+impl Matcher {
+    /// Whether the matcher matches the subject; the plain algorithm, which the indexes must agree with.
+    pub fn is_match(&self, subject: &Subject<'_>) -> bool {
+        match self {
+            Matcher::Regex(rule) => rule.is_match(&Haystack::new(subject.text)),
+            Matcher::Prefix(words) => prefix_covers(words, subject.text),
+            Matcher::Pair(pattern) => subject.pair.is_some_and(|(a, b)| pattern.matches(a, b)),
+        }
+    }
+}
+
+/// Compiles one rule of any kind; the error says what is wrong with it.
+pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
+    match MatcherKind::of(rule) {
+        MatcherKind::Regex => RegexRule::new(rule.text(), rule.case_sensitive).map(Matcher::Regex),
+        MatcherKind::Prefix => {
+            let words: Vec<String> = rule.text().split_whitespace().map(str::to_owned).collect();
+            if words.is_empty() {
+                return Err("a command prefix needs at least one word".into());
+            }
+            Ok(Matcher::Prefix(words))
+        }
+        MatcherKind::Mcp => PairPattern::mcp_entry(rule.text()).map(Matcher::Pair),
+        MatcherKind::ToolAction => PairPattern::tool_action(rule.text()).map(Matcher::Pair),
+        MatcherKind::Unknown => Err("a rule needs exactly one of `pattern`, `prefix`, `mcp` or `toolAction`".into()),
+    }
+}
+
+/// A compiled rule and where it came from.
+#[derive(Debug, Clone)]
+pub struct CompiledRule {
+    pub matcher: Matcher,
+    pub origin: RuleRef,
 }
 
 /// The text being matched, with its ASCII-lowercased form made on first need.
@@ -182,12 +293,14 @@ pub fn required_literal(pattern: &str) -> Option<String> {
 #[derive(Debug, Clone, Default)]
 pub struct RuleSet {
     rules: Vec<CompiledRule>,
-    /// Case-sensitive rules by their exact leading word.
+    /// Case-sensitive regex rules by their exact leading word; prefix rules by their first word.
     exact: FxHashMap<String, Vec<usize>>,
-    /// Case-insensitive rules by their ASCII-lowercased leading word.
+    /// Case-insensitive regex rules by their ASCII-lowercased leading word.
     folded: FxHashMap<String, Vec<usize>>,
-    /// Rules whose pattern pins no leading word; always checked.
+    /// Regex rules whose pattern pins no leading word; always checked.
     unindexed: Vec<usize>,
+    /// MCP entries and `tool.action` patterns.
+    pairs: PairIndex,
 }
 
 /// Compiles one pattern, case-insensitive unless asked otherwise.
@@ -224,14 +337,22 @@ fn leading_word(text: &str) -> &str {
 }
 
 impl RuleSet {
-    pub fn push(&mut self, rule: CompiledRule, pattern: &str, case_sensitive: bool) {
+    pub fn push(&mut self, matcher: Matcher, origin: RuleRef) {
         let at = self.rules.len();
-        match pinned_word(pattern) {
-            Some(word) if case_sensitive => self.exact.entry(word.to_owned()).or_default().push(at),
-            Some(word) => self.folded.entry(word.to_ascii_lowercase()).or_default().push(at),
-            None => self.unindexed.push(at),
+        match &matcher {
+            Matcher::Regex(rule) => match (&rule.pinned, rule.case_sensitive) {
+                (Some(word), true) => self.exact.entry(word.clone()).or_default().push(at),
+                (Some(word), false) => self.folded.entry(word.clone()).or_default().push(at),
+                (None, _) => self.unindexed.push(at),
+            },
+            Matcher::Prefix(words) => {
+                if let Some(first) = words.first() {
+                    self.exact.entry(first.clone()).or_default().push(at);
+                }
+            }
+            Matcher::Pair(pattern) => self.pairs.insert(pattern, at),
         }
-        self.rules.push(rule);
+        self.rules.push(CompiledRule { matcher, origin });
     }
 
     pub fn is_empty(&self) -> bool {
@@ -242,34 +363,43 @@ impl RuleSet {
         self.rules.len()
     }
 
-    /// The earliest rule (in policy order) that matches `text`.
-    pub fn first_match(&self, text: &str) -> Option<&CompiledRule> {
+    /// The earliest rule (in policy order) that matches the subject.
+    pub fn first_match(&self, subject: &Subject<'_>) -> Option<&CompiledRule> {
         if self.rules.is_empty() {
             return None;
         }
-        let word = leading_word(text);
         let none: &[usize] = &[];
-        let exact = self.exact.get(word).map_or(none, Vec::as_slice);
-        let folded = if self.folded.is_empty() {
-            none
-        } else {
-            self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice)
-        };
-        let haystack = Haystack::new(text);
-        let mut best: Option<usize> = None;
-        for candidates in [exact, folded, self.unindexed.as_slice()] {
+        // Regex rules pin an ASCII word; prefix rules file their whole first word.
+        let word = leading_word(subject.text);
+        let first_word = subject.text.split_whitespace().next().unwrap_or_default();
+        let pinned = self.exact.get(word).map_or(none, Vec::as_slice);
+        let prefixed = if first_word != word { self.exact.get(first_word).map_or(none, Vec::as_slice) } else { none };
+        let folded = if self.folded.is_empty() { none } else { self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice) };
+        let haystack = Haystack::new(subject.text);
+        let mut best: Option<usize> = subject.pair.and_then(|(a, b)| self.pairs.first_match(a, b));
+        for candidates in [pinned, prefixed, folded, self.unindexed.as_slice()] {
             // Each list is in policy order: its first hit is its earliest.
             for &i in candidates {
                 if best.is_some_and(|b| b < i) {
                     break;
                 }
-                if self.rules.get(i).is_some_and(|r| r.is_match(&haystack)) {
+                let hit = self.rules.get(i).is_some_and(|r| match &r.matcher {
+                    Matcher::Regex(rule) => rule.is_match(&haystack),
+                    other => other.is_match(subject),
+                });
+                if hit {
                     best = Some(i);
                     break;
                 }
             }
         }
         best.and_then(|i| self.rules.get(i))
+    }
+
+    /// The plain algorithm the index must agree with: the first rule, in order, that matches.
+    #[cfg(test)]
+    pub fn first_match_by_scan(&self, subject: &Subject<'_>) -> Option<&CompiledRule> {
+        self.rules.iter().find(|r| r.matcher.is_match(subject))
     }
 }
 
@@ -280,8 +410,8 @@ mod tests {
     fn set(patterns: &[(&str, bool)]) -> RuleSet {
         let mut s = RuleSet::default();
         for (i, (p, cs)) in patterns.iter().enumerate() {
-            let origin = RuleRef { layer: "user".into(), tool: "terminal".into(), list: ListKind::AlwaysAllow, index: i, pattern: p.to_string() };
-            s.push(CompiledRule::new(compile(p, *cs).unwrap(), origin, p, *cs), p, *cs);
+            let origin = RuleRef { layer: "user".into(), tool: "terminal".into(), list: ListKind::AlwaysAllow, index: i, matcher: MatcherKind::Regex, pattern: p.to_string() };
+            s.push(Matcher::Regex(RegexRule::new(p, *cs).unwrap()), origin);
         }
         s
     }
@@ -306,7 +436,7 @@ mod tests {
         let s = set(&patterns);
         for text in ["git status", "GIT status", "Git push", "cargo build", "gitx status", "echo status", "ls", "git-lfs", "", "GIT  x"] {
             let linear = patterns.iter().position(|(p, cs)| compile(p, *cs).unwrap().is_match(text));
-            assert_eq!(s.first_match(text).map(|r| r.origin.index), linear, "{text:?}");
+            assert_eq!(s.first_match(&Subject::text(text)).map(|r| r.origin.index), linear, "{text:?}");
         }
     }
 
@@ -330,8 +460,7 @@ mod tests {
         for cs in [false, true] {
             for p in patterns {
                 let re = compile(p, cs).unwrap();
-                let origin = RuleRef { layer: "u".into(), tool: "t".into(), list: ListKind::AlwaysDeny, index: 0, pattern: p.into() };
-                let rule = CompiledRule::new(re.clone(), origin, p, cs);
+                let rule = RegexRule::new(p, cs).unwrap();
                 for t in texts {
                     assert_eq!(rule.is_match(&Haystack::new(t)), re.is_match(t), "{p} cs={cs} on {t:?}");
                 }
@@ -343,5 +472,44 @@ mod tests {
     fn invalid_patterns_report_the_regex_error() {
         let err = compile("(unclosed", false).unwrap_err();
         assert!(err.contains("unclosed") || err.contains("group"), "{err}");
+    }
+
+    /// Rules of every kind in one set, looked up through the indexes and by a plain scan.
+    #[test]
+    fn the_indexes_never_change_the_answer_for_any_matcher_kind() {
+        let rules = [
+            RuleSpec::prefix("git"), RuleSpec::regex(r"^git\s+push", false), RuleSpec::prefix("git status"), RuleSpec::prefix("./run.sh"),
+            RuleSpec::regex(r"^GIT\b", true), RuleSpec::mcp("github:*"), RuleSpec::mcp("*:search"), RuleSpec::tool_action("observe.*"),
+            RuleSpec::tool_action("Interact.Navigate"), RuleSpec::regex("status", false), RuleSpec::mcp("docs:read"), RuleSpec::prefix("npm run"),
+        ];
+        let mut set = RuleSet::default();
+        for (i, rule) in rules.iter().enumerate() {
+            let origin = RuleRef { layer: "u".into(), tool: "t".into(), list: ListKind::AlwaysAllow, index: i, matcher: MatcherKind::of(rule), pattern: rule.text().into() };
+            set.push(compile_rule(rule).unwrap(), origin);
+        }
+        let words = ["git", "GIT", "gitx", "push", "status", "./run.sh", "npm", "run", "x", "git-lfs", ""];
+        let names = ["github", "docs", "search", "read", "observe", "interact", "navigate", "NAVIGATE", "x", "*"];
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..5000 {
+            let text: Vec<&str> = (0..next(4)).map(|_| words[next(words.len())]).collect();
+            let text = text.join(if next(2) == 0 { " " } else { "  " });
+            let pair = (next(3) > 0).then(|| (names[next(names.len())], names[next(names.len())]));
+            let subject = Subject { text: &text, pair };
+            let indexed = set.first_match(&subject).map(|r| r.origin.index);
+            let scanned = set.first_match_by_scan(&subject).map(|r| r.origin.index);
+            assert_eq!(indexed, scanned, "{subject:?}");
+        }
+    }
+
+    #[test]
+    fn a_rule_needs_exactly_one_matcher() {
+        assert!(compile_rule(&RuleSpec::default()).unwrap_err().contains("exactly one"));
+        let both = RuleSpec { prefix: Some("git".into()), ..RuleSpec::regex("x", false) };
+        assert!(compile_rule(&both).is_err());
+        assert!(compile_rule(&RuleSpec::prefix("  ")).is_err());
     }
 }

@@ -1,7 +1,7 @@
 use super::*;
 
 fn rule(p: &str) -> RuleSpec {
-    RuleSpec { pattern: p.into(), case_sensitive: false }
+    RuleSpec::regex(p, false)
 }
 
 fn rules(patterns: &[&str]) -> Vec<RuleSpec> {
@@ -9,7 +9,7 @@ fn rules(patterns: &[&str]) -> Vec<RuleSpec> {
 }
 
 fn layer(name: &str, kind: LayerKind, tool: &str, t: ToolRulesSpec) -> LayerSpec {
-    LayerSpec { name: name.into(), kind, default_mode: None, tools: [(tool.to_owned(), t)].into_iter().collect() }
+    LayerSpec { name: name.into(), kind, trusted: true, default_mode: None, tools: [(tool.to_owned(), t)].into_iter().collect() }
 }
 
 fn allow(patterns: &[&str]) -> ToolRulesSpec {
@@ -32,7 +32,7 @@ fn outcome(p: &Policy, command: &str) -> Outcome {
 
 #[test]
 fn deny_beats_confirm_beats_allow() {
-    let t = ToolRulesSpec { always_allow: rules(&["^rm\\b", "^git\\b"]), always_confirm: rules(&["^rm\\b", "push"]), always_deny: rules(&["^rm\\b"]), default_mode: Some(Mode::Allow) };
+    let t = ToolRulesSpec { always_allow: rules(&["^rm\\b", "^git\\b"]), always_confirm: rules(&["^rm\\b", "push"]), always_deny: rules(&["^rm\\b"]), default_mode: Some(Outcome::Allow) };
     let p = policy(vec![layer("user", LayerKind::User, "terminal", t)]);
     assert_eq!(decide(&p, "terminal", "rm x").reason, Reason::DenyRule);
     assert_eq!(decide(&p, "terminal", "git push").reason, Reason::ConfirmRule);
@@ -42,7 +42,7 @@ fn deny_beats_confirm_beats_allow() {
 #[test]
 fn a_lower_layer_cannot_weaken_deny_or_confirm() {
     let user = layer("user", LayerKind::User, "terminal", ToolRulesSpec { always_deny: rules(&["^curl\\b"]), always_confirm: rules(&["git\\s+push"]), ..Default::default() });
-    let project = layer("project", LayerKind::Project, "terminal", ToolRulesSpec { always_allow: rules(&["^curl\\b", "^git\\b"]), default_mode: Some(Mode::Allow), ..Default::default() });
+    let project = layer("project", LayerKind::Project, "terminal", ToolRulesSpec { always_allow: rules(&["^curl\\b", "^git\\b"]), default_mode: Some(Outcome::Allow), ..Default::default() });
     let p = policy(vec![user, project]);
     let d = decide(&p, "terminal", "curl x");
     assert_eq!((d.outcome, d.rule.unwrap().layer.as_str()), (Outcome::Deny, "user"));
@@ -52,8 +52,8 @@ fn a_lower_layer_cannot_weaken_deny_or_confirm() {
 
 #[test]
 fn a_lower_layer_may_add_restrictions_and_override_the_default() {
-    let user = layer("user", LayerKind::User, "terminal", ToolRulesSpec { default_mode: Some(Mode::Confirm), ..Default::default() });
-    let project = layer("project", LayerKind::Project, "terminal", ToolRulesSpec { default_mode: Some(Mode::Allow), always_deny: rules(&["terraform\\s+apply"]), ..Default::default() });
+    let user = layer("user", LayerKind::User, "terminal", ToolRulesSpec { default_mode: Some(Outcome::Confirm), ..Default::default() });
+    let project = layer("project", LayerKind::Project, "terminal", ToolRulesSpec { default_mode: Some(Outcome::Allow), always_deny: rules(&["terraform\\s+apply"]), ..Default::default() });
     let p = policy(vec![user, project]);
     let d = decide(&p, "terminal", "make build");
     assert_eq!((d.outcome, d.reason), (Outcome::Allow, Reason::ToolDefault));
@@ -66,7 +66,7 @@ fn defaults_fall_back_from_tool_to_layer_to_policy() {
     let p = policy(vec![]);
     let d = decide(&p, "read_file", "x");
     assert_eq!((d.outcome, d.reason, d.default_source), (Outcome::Confirm, Reason::GlobalDefault, Some(DefaultSource::Global { layer: None })));
-    let p = policy(vec![LayerSpec { name: "user".into(), default_mode: Some(Mode::Deny), ..LayerSpec::default() }]);
+    let p = policy(vec![LayerSpec { name: "user".into(), default_mode: Some(Outcome::Deny), ..LayerSpec::default() }]);
     let d = decide(&p, "read_file", "x");
     assert_eq!((d.outcome, d.default_source), (Outcome::Deny, Some(DefaultSource::Global { layer: Some("user".into()) })));
 }
@@ -97,7 +97,7 @@ fn allow_needs_every_sub_command() {
 
 #[test]
 fn deny_rules_see_sub_commands_with_quotes_removed_and_inside_substitutions() {
-    let p = policy(vec![layer("user", LayerKind::User, "terminal", ToolRulesSpec { always_deny: rules(&["^curl\\b"]), default_mode: Some(Mode::Allow), ..Default::default() })]);
+    let p = policy(vec![layer("user", LayerKind::User, "terminal", ToolRulesSpec { always_deny: rules(&["^curl\\b"]), default_mode: Some(Outcome::Allow), ..Default::default() })]);
     for command in ["ls && curl x", "'curl' x", "echo $(curl x)", "echo `curl x`", "bash -c 'curl x'", "cat <(curl x)"] {
         let d = decide(&p, "terminal", command);
         assert_eq!(d.outcome, Outcome::Deny, "{command}");
@@ -113,8 +113,8 @@ fn deny_rules_also_see_the_raw_line() {
 
 #[test]
 fn hard_coded_denies_cannot_be_lifted() {
-    let open = ToolRulesSpec { always_allow: rules(&[".*"]), default_mode: Some(Mode::Allow), ..Default::default() };
-    let p = Policy::new(PolicySpec { layers: vec![layer("user", LayerKind::User, "terminal", open)], default_mode: Mode::Allow, always_allow_tool_actions: true, ..PolicySpec::default() });
+    let open = ToolRulesSpec { always_allow: rules(&[".*"]), default_mode: Some(Outcome::Allow), ..Default::default() };
+    let p = Policy::new(PolicySpec { layers: vec![layer("user", LayerKind::User, "terminal", open)], default_mode: Outcome::Allow, always_allow_tool_actions: true, ..PolicySpec::default() });
     for command in ["rm -rf /", "ls && rm -rf ~", "sudo rm -rf -- $HOME", "rm -fr /tmp/../..", "echo $(rm -rf .)", "rm -rf '..'", "bash -c 'rm -rf /'", "rm -rf / \"unterminated"] {
         let d = decide(&p, "terminal", command);
         assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::HardcodedDeny), "{command}");
@@ -124,7 +124,7 @@ fn hard_coded_denies_cannot_be_lifted() {
 
 #[test]
 fn unparsed_lines_never_fall_back_to_allow_when_rules_could_not_be_checked() {
-    let t = ToolRulesSpec { always_allow: rules(&["^ls\\b"]), always_deny: rules(&["^curl\\b"]), default_mode: Some(Mode::Allow), ..Default::default() };
+    let t = ToolRulesSpec { always_allow: rules(&["^ls\\b"]), always_deny: rules(&["^curl\\b"]), default_mode: Some(Outcome::Allow), ..Default::default() };
     let p = policy(vec![layer("user", LayerKind::User, "terminal", t)]);
     let d = decide(&p, "terminal", "ls; if true; then x; fi");
     assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::CannotVouch));
@@ -132,7 +132,7 @@ fn unparsed_lines_never_fall_back_to_allow_when_rules_could_not_be_checked() {
     let d = decide(&p, "terminal", "$(echo cu)rl x");
     assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::CannotVouch));
     // With no deny or confirm rules an allowing default is the user's explicit choice.
-    let p = policy(vec![layer("user", LayerKind::User, "terminal", ToolRulesSpec { default_mode: Some(Mode::Allow), ..Default::default() })]);
+    let p = policy(vec![layer("user", LayerKind::User, "terminal", ToolRulesSpec { default_mode: Some(Outcome::Allow), ..Default::default() })]);
     assert_eq!(outcome(&p, "if true; then x; fi"), Outcome::Allow);
 }
 
@@ -142,7 +142,7 @@ fn substitution_policy_deny_is_zed_behaviour() {
     let p = Policy::new(PolicySpec { layers: vec![layer("user", LayerKind::User, "terminal", t)], substitutions: SubstitutionPolicy::Deny, ..PolicySpec::default() });
     assert_eq!(decide(&p, "terminal", "echo $HOME").reason, Reason::Substitution);
     // Unconditionally allowed tools are not restricted.
-    let open = ToolRulesSpec { default_mode: Some(Mode::Allow), ..Default::default() };
+    let open = ToolRulesSpec { default_mode: Some(Outcome::Allow), ..Default::default() };
     let p = Policy::new(PolicySpec { layers: vec![layer("user", LayerKind::User, "terminal", open)], substitutions: SubstitutionPolicy::Deny, ..PolicySpec::default() });
     assert_eq!(outcome(&p, "echo $HOME"), Outcome::Allow);
 }
@@ -178,7 +178,7 @@ fn fetch_matches_the_url_and_web_search_the_query() {
 #[test]
 fn third_party_tools_use_their_default_mode() {
     let mk = |mode| LayerSpec { name: "user".into(), tools: [("mcp__github__create_issue".to_owned(), ToolRulesSpec { default_mode: Some(mode), ..Default::default() })].into_iter().collect(), ..Default::default() };
-    for (mode, expected) in [(Mode::Allow, Outcome::Allow), (Mode::Deny, Outcome::Deny), (Mode::Confirm, Outcome::Confirm)] {
+    for (mode, expected) in [(Outcome::Allow, Outcome::Allow), (Outcome::Deny, Outcome::Deny), (Outcome::Confirm, Outcome::Confirm)] {
         let p = policy(vec![mk(mode)]);
         let d = p.decide("mcp__github__create_issue", &[]);
         assert_eq!((d.outcome, d.reason), (expected, Reason::ToolDefault));
@@ -200,7 +200,7 @@ fn invalid_patterns_are_reported_with_their_place_and_never_break_loading() {
 
 #[test]
 fn an_invalid_deny_or_confirm_pattern_fails_closed() {
-    let p = policy(vec![layer("user", LayerKind::User, "terminal", ToolRulesSpec { always_deny: rules(&["[unclosed"]), default_mode: Some(Mode::Allow), ..Default::default() })]);
+    let p = policy(vec![layer("user", LayerKind::User, "terminal", ToolRulesSpec { always_deny: rules(&["[unclosed"]), default_mode: Some(Outcome::Allow), ..Default::default() })]);
     let d = decide(&p, "terminal", "ls");
     assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::InvalidPattern));
     assert!(d.message.contains("always_deny pattern 0 \"[unclosed\" in layer \"user\""), "{}", d.message);
@@ -217,7 +217,7 @@ fn an_invalid_deny_or_confirm_pattern_fails_closed() {
 
 #[test]
 fn case_sensitivity_is_per_rule_and_insensitive_by_default() {
-    let t = ToolRulesSpec { always_deny: vec![RuleSpec { pattern: "DROP TABLE".into(), case_sensitive: true }, rule("^curl\\b")], default_mode: Some(Mode::Allow), ..Default::default() };
+    let t = ToolRulesSpec { always_deny: vec![RuleSpec::regex("DROP TABLE", true), rule("^curl\\b")], default_mode: Some(Outcome::Allow), ..Default::default() };
     let p = policy(vec![layer("user", LayerKind::User, "terminal", t)]);
     assert_eq!(outcome(&p, "psql -c 'DROP TABLE x'"), Outcome::Deny);
     assert_eq!(outcome(&p, "psql -c 'drop table x'"), Outcome::Allow);
@@ -335,7 +335,7 @@ fn no_bypass_attempt_is_allowed_by_first_word_rules() {
     assert!(BYPASS_ATTEMPTS.len() >= 50);
     for attempt in BYPASS_ATTEMPTS {
         let p = first_word_policy(attempt);
-        assert!(!p.spec().layers[0].tools["terminal"].always_allow[0].pattern.is_empty(), "{attempt:?}");
+        assert!(!p.spec().layers[0].tools["terminal"].always_allow[0].text().is_empty(), "{attempt:?}");
         let d = decide(&p, "terminal", attempt);
         assert_ne!(d.outcome, Outcome::Allow, "{attempt:?} was allowed: {}", d.message);
     }
@@ -371,8 +371,8 @@ mod properties {
     const PATTERNS: &[&str] = &["^git\\b", "push", "^rm\\b", "^ls\\b", "curl", "^echo\\b", "x", ".*", "^cat\\b", "(bad"];
     const COMMANDS: &[&str] = &["git push", "git status", "rm -rf x", "ls", "echo x | cat", "curl e && ls", "cat $(ls)", "ls > f"];
 
-    fn mode() -> impl Strategy<Value = Option<Mode>> {
-        prop_oneof![Just(None), Just(Some(Mode::Allow)), Just(Some(Mode::Confirm)), Just(Some(Mode::Deny))]
+    fn mode() -> impl Strategy<Value = Option<Outcome>> {
+        prop_oneof![Just(None), Just(Some(Outcome::Allow)), Just(Some(Outcome::Confirm)), Just(Some(Outcome::Deny))]
     }
 
     fn list() -> impl Strategy<Value = Vec<RuleSpec>> {
@@ -384,7 +384,7 @@ mod properties {
     }
 
     fn layer_spec(name: &'static str) -> impl Strategy<Value = LayerSpec> {
-        (mode(), tool_rules()).prop_map(move |(default_mode, t)| LayerSpec { name: name.into(), kind: LayerKind::User, default_mode, tools: [("terminal".to_owned(), t)].into_iter().collect() })
+        (mode(), tool_rules()).prop_map(move |(default_mode, t)| LayerSpec { name: name.into(), kind: LayerKind::User, trusted: true, default_mode, tools: [("terminal".to_owned(), t)].into_iter().collect() })
     }
 
     proptest! {

@@ -4,7 +4,8 @@
 //! denied unless the tool is allowed unconditionally, and any invalid pattern blocks its tool.
 
 use crate::input::InputError;
-use crate::policy::{ChangeKey, InvalidPatternPolicy, ShellKind, LayerKind, LayerSpec, Mode, PolicySpec, RuleSpec, SettingsChange, SubstitutionPolicy, ToolRulesSpec};
+use crate::policy::{ChangeKey, InputKind, InvalidPatternPolicy, LayerKind, LayerSpec, Outcome, PolicySpec, RuleSpec, SettingsChange, SubstitutionPolicy, ToolRulesSpec, UnparsedPolicy};
+use crate::shell::Shell;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -41,7 +42,7 @@ struct ZedRule {
 struct ZedToolRules {
     /// Current Zed spells it `default`; the seed `default_mode`.
     #[serde(default, alias = "default_mode")]
-    default: Option<Mode>,
+    default: Option<Outcome>,
     #[serde(default)]
     always_allow: Option<Vec<ZedRule>>,
     #[serde(default)]
@@ -53,7 +54,7 @@ struct ZedToolRules {
 #[derive(Debug, Default, Deserialize)]
 struct ZedToolPermissions {
     #[serde(default)]
-    default: Option<Mode>,
+    default: Option<Outcome>,
     #[serde(default)]
     tools: BTreeMap<String, ZedToolRules>,
 }
@@ -61,7 +62,7 @@ struct ZedToolPermissions {
 fn rules(list: Option<Vec<ZedRule>>) -> Vec<RuleSpec> {
     list.unwrap_or_default()
         .into_iter()
-        .map(|r| RuleSpec { pattern: r.pattern, case_sensitive: r.case_sensitive.unwrap_or(false) })
+        .map(|r| RuleSpec::regex(r.pattern, r.case_sensitive.unwrap_or(false)))
         .collect()
 }
 
@@ -82,7 +83,7 @@ pub fn parse_settings(which: &str, text: &str) -> Result<Value, InputError> {
 }
 
 /// The layer one settings file contributes, and its `always_allow_tool_actions`.
-fn layer_from_settings(name: &str, kind: LayerKind, settings: &Value) -> Result<(LayerSpec, Option<bool>), InputError> {
+fn layer_from_settings(name: &str, kind: LayerKind, trusted: bool, settings: &Value) -> Result<(LayerSpec, Option<bool>), InputError> {
     let agent = settings.get("agent");
     let legacy = agent.and_then(|a| a.get("always_allow_tool_actions")).and_then(Value::as_bool);
     let permissions = match agent.and_then(|a| a.get("tool_permissions")) {
@@ -106,42 +107,80 @@ fn layer_from_settings(name: &str, kind: LayerKind, settings: &Value) -> Result<
             (tool, spec)
         })
         .collect();
-    Ok((LayerSpec { name: name.to_owned(), kind, default_mode: permissions.default, tools }, legacy))
+    Ok((LayerSpec { name: name.to_owned(), kind, trusted, default_mode: permissions.default, tools }, legacy))
 }
 
 /// The shipped defaults as a layer: Zed's default terminal deny rules.
 pub fn defaults_layer() -> LayerSpec {
-    let deny = DEFAULT_TERMINAL_DENY.iter().map(|p| RuleSpec { pattern: (*p).to_owned(), case_sensitive: false }).collect();
+    let deny = DEFAULT_TERMINAL_DENY.iter().map(|p| RuleSpec::regex(*p, false)).collect();
     let terminal = ToolRulesSpec { always_deny: deny, ..ToolRulesSpec::default() };
-    LayerSpec { name: DEFAULTS_LAYER.into(), kind: LayerKind::Defaults, default_mode: None, tools: [("terminal".to_owned(), terminal)].into_iter().collect() }
+    LayerSpec { name: DEFAULTS_LAYER.into(), kind: LayerKind::Defaults, tools: [(TERMINAL.to_owned(), terminal)].into_iter().collect(), ..LayerSpec::default() }
+}
+
+/// Zed's terminal tool.
+pub const TERMINAL: &str = "terminal";
+
+/// Where Zed's settings come from, and how far to trust the project's.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ZedSources {
+    /// The text of the user's settings.json (comments and trailing commas allowed).
+    #[serde(default)]
+    pub user: Option<String>,
+    /// The text of the project's .zed/settings.json.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Include Zed's shipped default deny rules. Default: true.
+    #[serde(default)]
+    pub include_defaults: Option<bool>,
+    /// The terminal's shell. Default: posix.
+    #[serde(default)]
+    pub shell: Option<Shell>,
+    /// Whether the user trusts the project (its worktree). An untrusted project may only make
+    /// decisions stricter. Default: true.
+    #[serde(default)]
+    pub project_trusted: Option<bool>,
 }
 
 /// Builds the policy Zed would apply from user and project settings texts.
 pub fn policy_from_settings(user: Option<&str>, project: Option<&str>, include_defaults: bool) -> Result<PolicySpec, InputError> {
-    policy_from_settings_for_shell(user, project, include_defaults, ShellKind::Posix)
+    policy_from_sources(&ZedSources { user: user.map(str::to_owned), project: project.map(str::to_owned), include_defaults: Some(include_defaults), ..ZedSources::default() })
 }
 
-/// As [`policy_from_settings`], for a terminal running `shell`.
-pub fn policy_from_settings_for_shell(user: Option<&str>, project: Option<&str>, include_defaults: bool, shell: ShellKind) -> Result<PolicySpec, InputError> {
+/// Builds the policy Zed would apply: its catalogue (with the terminal's shell), the default
+/// deny rules, the user's and the project's layers, and Zed's own switches — substitutions and
+/// lines that do not parse are denied unless the tool is allowed unconditionally, and any invalid
+/// pattern blocks its tool.
+pub fn policy_from_sources(sources: &ZedSources) -> Result<PolicySpec, InputError> {
     let mut layers = Vec::new();
-    if include_defaults {
+    if sources.include_defaults.unwrap_or(true) {
         layers.push(defaults_layer());
     }
+    let project_trusted = sources.project_trusted.unwrap_or(true);
     let mut legacy = None;
-    for (name, kind, text) in [(USER_LAYER, LayerKind::User, user), (PROJECT_LAYER, LayerKind::Project, project)] {
+    for (name, kind, trusted, text) in
+        [(USER_LAYER, LayerKind::User, true, &sources.user), (PROJECT_LAYER, LayerKind::Project, project_trusted, &sources.project)]
+    {
         let Some(text) = text else { continue };
         let settings = parse_settings(name, text)?;
-        let (layer, layer_legacy) = layer_from_settings(name, kind, &settings)?;
-        legacy = layer_legacy.or(legacy);
+        let (layer, layer_legacy) = layer_from_settings(name, kind, trusted, &settings)?;
+        // An untrusted project cannot switch on "always allow tool actions" either.
+        if trusted {
+            legacy = layer_legacy.or(legacy);
+        }
         layers.push(layer);
     }
+    let shell = sources.shell.unwrap_or_default();
     Ok(PolicySpec {
         layers,
-        default_mode: Mode::Confirm,
+        default_mode: Outcome::Confirm,
         always_allow_tool_actions: legacy.unwrap_or(false),
         substitutions: SubstitutionPolicy::Deny,
         invalid_patterns: InvalidPatternPolicy::BlockTool,
-        shell,
+        unparsed_commands: UnparsedPolicy::Deny,
+        tool_kinds: [(TERMINAL.to_owned(), InputKind::Command { shell })].into_iter().collect(),
+        ..PolicySpec::default()
     })
 }
 
@@ -171,9 +210,9 @@ pub fn apply_change(settings: &Value, change: &SettingsChange) -> Result<Value, 
         ChangeKey::DefaultMode => {
             let key = if tool.contains_key("default_mode") && !tool.contains_key("default") { "default_mode" } else { "default" };
             let mode = match change.mode {
-                Some(Mode::Allow) | None => "allow",
-                Some(Mode::Confirm) => "confirm",
-                Some(Mode::Deny) => "deny",
+                Some(Outcome::Allow) | None => "allow",
+                Some(Outcome::Confirm) => "confirm",
+                Some(Outcome::Deny) => "deny",
             };
             tool.insert(key.to_owned(), json!(mode));
         }
@@ -181,8 +220,9 @@ pub fn apply_change(settings: &Value, change: &SettingsChange) -> Result<Value, 
             let Some(rule) = &change.rule else { return Err("an always_allow change needs a rule".into()) };
             let list = tool.entry("always_allow".to_owned()).or_insert_with(|| json!([]));
             let list = list.as_array_mut().ok_or_else(|| format!("cannot write the change: always_allow of {} is not a list", change.tool))?;
-            if !list.iter().any(|e| e.get("pattern") == Some(&json!(rule.pattern))) {
-                let entry = if rule.case_sensitive { json!({"pattern": rule.pattern, "case_sensitive": true}) } else { json!({"pattern": rule.pattern}) };
+            let Some(pattern) = &rule.pattern else { return Err("Zed's always_allow rules are regex patterns; this change has none".into()) };
+            if !list.iter().any(|e| e.get("pattern") == Some(&json!(pattern))) {
+                let entry = if rule.case_sensitive { json!({"pattern": pattern, "case_sensitive": true}) } else { json!({"pattern": pattern}) };
                 list.push(entry);
             }
         }

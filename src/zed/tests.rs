@@ -1,5 +1,6 @@
 use super::*;
 use crate::policy::{ListKind, Outcome, Policy, Reason};
+use crate::shell::Shell;
 
 /// Seed 002's example user settings, verbatim (comments, trailing commas, and the fork-bomb
 /// pattern that is not a valid regex).
@@ -201,14 +202,17 @@ fn applying_options_writes_zed_settings_without_touching_the_input() {
     assert_eq!(err, "cannot write the change: \"agent.tool_permissions\" is not an object");
 }
 
+fn with_shell(user: &str, shell: Shell) -> PolicySpec {
+    policy_from_sources(&ZedSources { user: Some(user.to_owned()), shell: Some(shell), ..ZedSources::default() }).unwrap()
+}
+
 #[test]
 fn shells_that_cannot_be_parsed_refuse_allow_rules_but_keep_deny_rules() {
     let user = fixed_user();
-    let spec = policy_from_settings_for_shell(Some(&user), None, true, ShellKind::Other).unwrap();
-    let d = Policy::new(spec).decide("terminal", &["ls".to_owned()]);
+    let d = Policy::new(with_shell(&user, Shell::Unknown)).decide("terminal", &["ls".to_owned()]);
     assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::UnsupportedShell));
     let no_allow = r#"{"agent":{"tool_permissions":{"tools":{"terminal":{"default":"allow","always_confirm":[{"pattern":"Remove-Item"}]}}}}}"#;
-    let p = Policy::new(policy_from_settings_for_shell(Some(no_allow), None, true, ShellKind::Other).unwrap());
+    let p = Policy::new(with_shell(no_allow, Shell::PowerShell));
     assert_eq!(decide(&p, "terminal", "Get-ChildItem").outcome, Outcome::Allow);
     assert_eq!(decide(&p, "terminal", "Remove-Item -Recurse x").outcome, Outcome::Confirm);
     assert_eq!(decide(&p, "terminal", "format c:").outcome, Outcome::Deny);

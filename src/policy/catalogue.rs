@@ -1,0 +1,105 @@
+//! Tools described as data: what each tool's input is, so the evaluator knows how to read a call
+//! (split a command line, normalise a path, pair an MCP server with its tool) without ever
+//! comparing tool names. A policy starts from a shipped catalogue and may add or redescribe tools.
+
+use crate::shell::Shell;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+/// What a tool's input is, and so what its rules are matched against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum InputKind {
+    /// A command line for `shell`: rules see each sub-command it would run.
+    Command {
+        #[serde(default)]
+        shell: Shell,
+    },
+    /// One path: rules see it as written and with `.` and `..` collapsed.
+    Path,
+    /// A source and a destination path, each seen as written and normalised.
+    PathPair,
+    /// A URL.
+    Url,
+    /// A search query or pattern.
+    Query,
+    /// An MCP call: the server and the tool (or a Gasoline tool and its action).
+    McpCall,
+    /// Anything else: rules see the input as given.
+    Opaque,
+}
+
+/// The shipped catalogues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum CatalogueName {
+    /// Zed's built-in agent tools.
+    #[default]
+    Zed,
+    /// Cursor's approval flow: `terminal`, `write_file`, `delete_file`, `mcp`.
+    Cursor,
+    /// Roo Code's MCP tools: `use_mcp_tool`, `access_mcp_resource`.
+    Roo,
+    /// Gasoline's MCP server: one tool, `gasoline`, whose calls are `tool.action` pairs.
+    Gasoline,
+    /// No tool is known: every tool is opaque unless the policy describes it.
+    None,
+}
+
+const POSIX: InputKind = InputKind::Command { shell: Shell::Posix };
+
+/// Zed's built-in agent tools and what their permissions are checked against.
+const ZED: &[(&str, InputKind)] = &[
+    ("terminal", POSIX),
+    ("edit_file", InputKind::Path),
+    ("save_file", InputKind::Path),
+    ("delete_path", InputKind::Path),
+    ("create_directory", InputKind::Path),
+    ("restore_file_from_disk", InputKind::Path),
+    ("read_file", InputKind::Path),
+    ("list_directory", InputKind::Path),
+    ("move_path", InputKind::PathPair),
+    ("copy_path", InputKind::PathPair),
+    ("find_path", InputKind::Query),
+    ("grep", InputKind::Query),
+    ("fetch", InputKind::Url),
+    ("web_search", InputKind::Query),
+];
+
+/// Tool ids of Cursor's approval flow, as the Cursor dialect names them.
+pub const CURSOR_TERMINAL: &str = "terminal";
+pub const CURSOR_WRITE_FILE: &str = "write_file";
+pub const CURSOR_DELETE_FILE: &str = "delete_file";
+pub const CURSOR_MCP: &str = "mcp";
+
+const CURSOR: &[(&str, InputKind)] = &[
+    (CURSOR_TERMINAL, POSIX),
+    (CURSOR_WRITE_FILE, InputKind::Path),
+    (CURSOR_DELETE_FILE, InputKind::Path),
+    (CURSOR_MCP, InputKind::McpCall),
+];
+
+/// Roo Code's MCP tools.
+pub const ROO_USE_MCP_TOOL: &str = "use_mcp_tool";
+pub const ROO_ACCESS_MCP_RESOURCE: &str = "access_mcp_resource";
+
+const ROO: &[(&str, InputKind)] = &[(ROO_USE_MCP_TOOL, InputKind::McpCall), (ROO_ACCESS_MCP_RESOURCE, InputKind::McpCall)];
+
+/// Gasoline's one tool: a call is its tool and action.
+pub const GASOLINE_CALL: &str = "gasoline";
+
+const GASOLINE: &[(&str, InputKind)] = &[(GASOLINE_CALL, InputKind::McpCall)];
+
+/// The tools of a shipped catalogue.
+pub fn tools(name: CatalogueName) -> FxHashMap<String, InputKind> {
+    let list: &[(&str, InputKind)] = match name {
+        CatalogueName::Zed => ZED,
+        CatalogueName::Cursor => CURSOR,
+        CatalogueName::Roo => ROO,
+        CatalogueName::Gasoline => GASOLINE,
+        CatalogueName::None => &[],
+    };
+    list.iter().map(|(tool, kind)| ((*tool).to_owned(), *kind)).collect()
+}

@@ -1,0 +1,155 @@
+//! A call's *items*: what its rules are matched against, by the tool's input kind. A command line
+//! becomes its sub-commands (see [`crate::shell`]); a path is seen as written and normalised; a
+//! path pair is both paths; an MCP call is its server and tool; anything else is its input.
+
+use super::catalogue::InputKind;
+use super::path::normalize_path;
+use super::rules::{RuleRef, Subject};
+use crate::shell::{self, Context, Hazard, HazardKind, Shell};
+use serde::Serialize;
+
+/// What an item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum ItemKind {
+    /// A simple command of a command line.
+    Command,
+    /// A file redirection of a command, such as `> out.txt`.
+    Redirect,
+    /// A path as written.
+    Path,
+    /// A path with `.` and `..` collapsed, when that differs from how it was written.
+    NormalizedPath,
+    Url,
+    Query,
+    /// An MCP call: `server:tool`.
+    Call,
+    /// Opaque input.
+    Input,
+}
+
+/// What the evaluator saw for one item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ItemVerdict {
+    pub text: String,
+    pub kind: ItemKind,
+    pub context: Context,
+    /// Why no allow rule may cover this item.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hazards: Vec<Hazard>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_by: Option<RuleRef>,
+    /// The command word (unquoted), for commands.
+    #[serde(skip)]
+    pub(crate) name: Option<String>,
+    /// The words after the command word, unquoted.
+    #[serde(skip)]
+    pub(crate) args: Vec<String>,
+    /// The names of an MCP call.
+    #[serde(skip)]
+    pub(crate) pair: Option<(String, String)>,
+}
+
+impl ItemVerdict {
+    fn plain(text: String, kind: ItemKind) -> Self {
+        ItemVerdict { text, kind, context: Context::TopLevel, hazards: Vec::new(), allowed_by: None, name: None, args: Vec::new(), pair: None }
+    }
+
+    /// What rules are matched against.
+    pub(crate) fn subject(&self) -> Subject<'_> {
+        Subject { text: &self.text, pair: self.pair.as_ref().map(|(a, b)| (a.as_str(), b.as_str())) }
+    }
+
+    /// The command without its leading assignments (`git log` for `PAGER=x git log`).
+    pub(crate) fn without_assignments(&self) -> Option<String> {
+        let name = self.name.as_deref()?;
+        Some(std::iter::once(name).chain(self.args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "))
+    }
+
+    /// Whether every hazard of the item is a leading assignment.
+    pub(crate) fn only_assignment_hazards(&self) -> bool {
+        !self.hazards.is_empty() && self.hazards.iter().all(|h| h.kind == HazardKind::EnvAssignment)
+    }
+}
+
+/// The items of one call, plus what stops allow rules for the whole call.
+#[derive(Debug, Default)]
+pub(crate) struct Items {
+    pub list: Vec<ItemVerdict>,
+    /// Extra texts checked against deny and confirm rules only (the raw command line).
+    pub also_deny_checked: Vec<String>,
+    pub cannot_vouch: Option<String>,
+    pub has_expansion: bool,
+    /// The shell of a command line; `Some(Shell::Unknown)` when nothing was analysed.
+    pub shell: Option<Shell>,
+}
+
+impl Items {
+    /// Command items that name a program (not bare assignments or redirects).
+    pub fn commands(&self) -> impl Iterator<Item = &ItemVerdict> {
+        self.list.iter().filter(|i| i.kind == ItemKind::Command && i.name.is_some())
+    }
+}
+
+/// Turns a call's inputs into items by the tool's input kind.
+pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
+    let mut items = Items::default();
+    match kind {
+        InputKind::Command { shell } => {
+            items.shell = Some(shell);
+            for input in inputs {
+                let analysis = shell::analyze_in(shell, input);
+                items.has_expansion |= analysis.has_expansion();
+                if items.cannot_vouch.is_none() {
+                    items.cannot_vouch = analysis.cannot_vouch.clone();
+                }
+                items.list.extend(analysis.items.into_iter().map(|i| ItemVerdict {
+                    text: i.text,
+                    kind: match i.kind {
+                        shell::ItemKind::Command => ItemKind::Command,
+                        shell::ItemKind::Redirect => ItemKind::Redirect,
+                    },
+                    context: i.context,
+                    hazards: i.hazards,
+                    allowed_by: None,
+                    name: i.name,
+                    args: i.args,
+                    pair: None,
+                }));
+                items.also_deny_checked.push(input.clone());
+            }
+        }
+        InputKind::Path | InputKind::PathPair => {
+            for input in inputs {
+                items.list.push(ItemVerdict::plain(input.clone(), ItemKind::Path));
+                let normal = normalize_path(input);
+                if normal != *input {
+                    items.list.push(ItemVerdict::plain(normal, ItemKind::NormalizedPath));
+                }
+            }
+            if kind == InputKind::PathPair && inputs.len() != 2 {
+                items.cannot_vouch = Some(format!("a source and a destination path were expected, got {} path(s)", inputs.len()));
+            }
+        }
+        InputKind::McpCall => match inputs {
+            [server] | [server, _] => {
+                let tool = inputs.get(1).cloned().unwrap_or_default();
+                let text = if tool.is_empty() { server.clone() } else { format!("{server}:{tool}") };
+                let mut item = ItemVerdict::plain(text, ItemKind::Call);
+                item.pair = Some((server.clone(), tool));
+                items.list.push(item);
+            }
+            _ => {
+                items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Input)));
+                items.cannot_vouch = Some(format!("an MCP call is a server and a tool, got {} value(s)", inputs.len()));
+            }
+        },
+        InputKind::Url => items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Url))),
+        InputKind::Query => items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Query))),
+        InputKind::Opaque => items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Input))),
+    }
+    items
+}
