@@ -18,6 +18,7 @@ mod options;
 pub mod pair_index;
 pub mod path;
 pub mod rules;
+mod suggest;
 mod trust;
 
 pub use catalogue::{CatalogueName, InputKind};

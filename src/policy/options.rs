@@ -2,23 +2,17 @@
 //!
 //! Every "always" option is tool-specific — never a global "allow everything": "Always allow
 //! <tool>" sets the tool's `default_mode`, and "Always allow `<pattern>`" appends one
-//! `always_allow` rule, where a pattern can be drawn from the call: a command name per
-//! sub-command (`^cargo\b`), a parent directory (`^src/`), or a web origin. Applying an option
-//! yields the [`SettingsChange`] to persist.
+//! `always_allow` rule, where a pattern is drawn from the call as Zed draws it (see
+//! [`super::suggest`]): a command and its subcommand per sub-command (`^cargo\s+build(\s|$)`), a
+//! parent directory (`^src/`), or a web origin. Applying an option yields the [`SettingsChange`]
+//! to persist.
 
 use super::catalogue::InputKind;
+use super::suggest;
 use super::items::{ItemKind, Items};
 use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
 use crate::shell;
 use serde::{Deserialize, Serialize};
-
-/// Commands never offered as an "always allow" prefix: they run other code.
-const NEVER_SUGGESTED: &[&str] = &[
-    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "python", "python2", "python3", "pypy",
-    "pypy3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "luajit", "osascript", "pwsh", "powershell",
-    "env", "sudo", "doas", "su", "xargs", "nice", "nohup", "time", "timeout", "command", "exec", "eval", "source",
-    "builtin", "stdbuf", "ionice", "busybox", "watch", "parallel",
-];
 
 /// A rule that would cover part of a call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -97,60 +91,6 @@ fn display_name(tool: &str) -> &str {
     tool.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")).map_or(tool, |(_, name)| name)
 }
 
-fn command_suggestion(name: &str, source: &str) -> Option<Suggestion> {
-    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    (plain && !NEVER_SUGGESTED.contains(&name)).then(|| Suggestion {
-        rule: RuleSpec::regex(format!("^{}\\b", regex_lite::escape(name)), false),
-        pattern: format!("^{}\\b", regex_lite::escape(name)),
-        display: name.to_owned(),
-        source: source.to_owned(),
-    })
-}
-
-fn parent_dir(path: &str) -> Option<&str> {
-    let parent = path.get(..path.rfind('/')?)?;
-    (!parent.is_empty() && parent != "/").then_some(parent)
-}
-
-fn common_parent(a: &str, b: &str) -> Option<String> {
-    let (pa, pb) = (parent_dir(a)?, parent_dir(b)?);
-    let common: Vec<&str> = pa.split('/').zip(pb.split('/')).take_while(|(x, y)| x == y).map(|(x, _)| x).collect();
-    let joined = common.join("/");
-    (!joined.is_empty() && joined != "/").then_some(joined)
-}
-
-fn path_suggestion(parent: &str, source: &str) -> Suggestion {
-    let pattern = format!("^{}/", regex_lite::escape(parent));
-    Suggestion { rule: RuleSpec::regex(pattern.clone(), false), pattern, display: format!("{parent}/"), source: source.to_owned() }
-}
-
-/// `^https?://host` followed by a port, path, query, fragment or the end, so that
-/// `github.com` does not also cover `github.com.evil.example`.
-fn url_suggestion(url: &str) -> Option<Suggestion> {
-    let (scheme, rest) = url.split_once("://")?;
-    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-        return None;
-    }
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host_port = authority.rsplit('@').next()?;
-    let host = if host_port.starts_with('[') {
-        host_port.get(..=host_port.find(']')?)?
-    } else {
-        host_port.split(':').next()?
-    };
-    if host.is_empty() {
-        return None;
-    }
-    let host = host.to_ascii_lowercase();
-    let pattern = format!("^https?://{}(?:[:/?#]|$)", regex_lite::escape(&host));
-    Some(Suggestion {
-        rule: RuleSpec::regex(pattern.clone(), false),
-        pattern,
-        display: host,
-        source: url.to_owned(),
-    })
-}
-
 impl Policy {
     /// Patterns that would cover parts of this call, one per distinct command, directory or origin.
     pub fn suggestions(&self, tool: &str, inputs: &[String]) -> Vec<Suggestion> {
@@ -162,18 +102,16 @@ impl Policy {
                     if analysis.cannot_vouch.is_some() {
                         continue;
                     }
-                    for item in analysis.items.iter().filter(|i| i.kind == shell::ItemKind::Command) {
-                        found.extend(item.name.as_deref().and_then(|n| command_suggestion(n, &item.text)));
-                    }
+                    found.extend(analysis.items.iter().filter_map(suggest::command_pattern_of));
                 }
             }
             InputKind::PathPair => {
                 if let (Some(a), Some(b)) = (inputs.first(), inputs.get(1)) {
-                    found.extend(common_parent(a, b).map(|p| path_suggestion(&p, a)));
+                    found.extend(suggest::common_parent_pattern(a, b));
                 }
             }
-            InputKind::Path => found.extend(inputs.iter().filter_map(|p| parent_dir(p).map(|parent| path_suggestion(parent, p)))),
-            InputKind::Url => found.extend(inputs.iter().filter_map(|u| url_suggestion(u))),
+            InputKind::Path => found.extend(inputs.iter().filter_map(|p| suggest::path_pattern(p))),
+            InputKind::Url => found.extend(inputs.iter().filter_map(|u| suggest::url_pattern(u))),
             InputKind::Query | InputKind::McpCall | InputKind::Opaque => {}
         }
         unique(found)
@@ -195,7 +133,7 @@ impl Policy {
                 (ItemKind::Command, _, Some(name)) if self.spec().suggest == SuggestionForm::Prefix => {
                     found.push(Suggestion { rule: RuleSpec::prefix(name), pattern: name.to_owned(), display: name.to_owned(), source: item.text.clone() });
                 }
-                (ItemKind::Command, _, Some(name)) => found.extend(command_suggestion(name, &item.text)),
+                (ItemKind::Command, _, Some(name)) => found.extend(suggest::command_pattern_for(&item.text, Some(name), &item.args)),
                 _ => {}
             }
         }

@@ -249,8 +249,16 @@ fn suggestions_per_sub_command_path_and_url() {
         let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
         p.suggestions(tool, &inputs).into_iter().map(|s| s.pattern).collect()
     };
-    assert_eq!(s("terminal", &["cargo build && npm test && cargo test"]), ["^cargo\\b", "^npm\\b"]);
-    assert_eq!(s("terminal", &["git-lfs pull"]), ["^git\\-lfs\\b"]);
+    // Zed's forms: the command and its subcommand, one per distinct sub-command.
+    assert_eq!(s("terminal", &["cargo build --release && npm install && cargo build"]), ["^cargo\\s+build(\\s|$)", "^npm\\s+install(\\s|$)"]);
+    assert_eq!(s("terminal", &["git-lfs pull"]), ["^git-lfs\\s+pull(\\s|$)"]);
+    assert_eq!(s("terminal", &["ls -la"]), ["^ls\\b"]);
+    assert_eq!(s("terminal", &["PAGER=blah git log --oneline"]), ["^PAGER=blah\\s+git\\s+log(\\s|$)"]);
+    assert_eq!(s("terminal", &["git 2>/dev/null log"]), ["^git\\s+log(\\s|$)"]);
+    assert!(s("terminal", &["./script.sh --fast"]).is_empty());
+    // The narrow pattern does not cover another subcommand.
+    let re = rules::compile(&s("terminal", &["cargo build"])[0], false).unwrap();
+    assert!(re.is_match("cargo build --release") && !re.is_match("cargo publish") && !re.is_match("cargo buildx"));
     for refused in ["./script.sh", "/usr/bin/python x", "bash -c ls_only_inner", "sudo apt update", "python3 x.py", "env A=1 ls", "xargs rm"] {
         assert!(!s("terminal", &[refused]).iter().any(|p| p.contains("sudo") || p.contains("bash") || p.contains("python") || p.contains("env") || p.contains("xargs") || p.contains("script") || p.contains("usr")), "{refused}");
     }
@@ -273,7 +281,7 @@ fn permission_options_are_tool_specific_and_applying_one_persists_a_change() {
     let kinds: Vec<OptionKind> = options.iter().map(|o| o.kind).collect();
     assert_eq!(kinds, [OptionKind::AlwaysAllowTool, OptionKind::AlwaysAllowPattern, OptionKind::AllowOnce, OptionKind::DenyOnce]);
     assert_eq!(options[0].label, "Always allow terminal");
-    assert_eq!(options[1].label, "Always allow `cargo`");
+    assert_eq!(options[1].label, "Always allow `cargo build`");
     // Three options, no pattern, for a third-party tool; never a global "always allow" for anyone.
     let mcp = p.permission_options("mcp__github__create_issue", &[], "user");
     assert_eq!(mcp.len(), 3);

@@ -189,7 +189,7 @@ fn applying_options_writes_zed_settings_without_touching_the_input() {
     let updated = apply_change(&settings, &pattern_change).unwrap();
     assert_ne!(updated, settings);
     let allow = &updated["agent"]["tool_permissions"]["tools"]["terminal"]["always_allow"];
-    assert_eq!(allow.as_array().unwrap().last().unwrap(), &json!({"pattern": "^npm\\b"}));
+    assert_eq!(allow.as_array().unwrap().last().unwrap(), &json!({"pattern": "^npm\\s+test(\\s|$)"}));
     assert_eq!(apply_change(&updated, &pattern_change).unwrap(), updated, "no duplicate");
     // The updated settings now allow the call.
     let text = serde_json::to_string(&updated).unwrap();
