@@ -17,6 +17,7 @@ use yaml_rust2::scanner::Marker;
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct GasolineError {
+    pub code: GasolineProblem,
     pub line: usize,
     pub column: usize,
     pub message: String,
@@ -30,8 +31,23 @@ impl fmt::Display for GasolineError {
 
 impl std::error::Error for GasolineError {}
 
-fn error_at(mark: &Marker, message: String) -> GasolineError {
-    GasolineError { line: mark.line(), column: mark.col() + 1, message }
+/// What is wrong with an allowlist file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum GasolineProblem {
+    InvalidYaml,
+    NotAMapping,
+    MissingValue,
+    NotAString,
+    NotAList,
+    UnknownKey,
+    UnexpectedStructure,
+    InvalidPattern,
+}
+
+fn error_at(mark: &Marker, code: GasolineProblem, message: String) -> GasolineError {
+    GasolineError { code, line: mark.line(), column: mark.col() + 1, message }
 }
 
 /// The seed's error object for a call that is not allowed.
@@ -73,20 +89,20 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineEr
     let mut events = Events::default();
     Parser::new_from_str(text)
         .load(&mut events, false)
-        .map_err(|e| error_at(e.marker(), format!("invalid YAML: {}", e.info())))?;
+        .map_err(|e| error_at(e.marker(), GasolineProblem::InvalidYaml, format!("invalid YAML: {}", e.info())))?;
     let mut iter = events.0.into_iter().filter(|(e, _)| !matches!(e, Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd | Event::Nothing));
     let Some((first, mark)) = iter.next() else { return Ok(None) };
     match first {
         Event::MappingStart(..) => {}
         Event::Scalar(value, ..) if value.is_empty() || value == "~" || value == "null" => return Ok(None),
-        _ => return Err(error_at(&mark, "the allowlist must be a mapping with an `allowed_tools:` list".into())),
+        _ => return Err(error_at(&mark, GasolineProblem::NotAMapping, "the allowlist must be a mapping with an `allowed_tools:` list".into())),
     }
     let mut patterns = None;
     while let Some((event, mark)) = iter.next() {
         match event {
             Event::MappingEnd => break,
             Event::Scalar(key, ..) if key == "allowed_tools" => {
-                let (value, value_mark) = iter.next().ok_or_else(|| error_at(&mark, "`allowed_tools` has no value".into()))?;
+                let (value, value_mark) = iter.next().ok_or_else(|| error_at(&mark, GasolineProblem::MissingValue, "`allowed_tools` has no value".into()))?;
                 match value {
                     Event::SequenceStart(..) => {
                         let mut list = Vec::new();
@@ -94,17 +110,17 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineEr
                             match item {
                                 Event::SequenceEnd => break,
                                 Event::Scalar(pattern, ..) => list.push((pattern, item_mark)),
-                                _ => return Err(error_at(&item_mark, "each allowed_tools entry must be a string such as \"observe.*\"".into())),
+                                _ => return Err(error_at(&item_mark, GasolineProblem::NotAString, "each allowed_tools entry must be a string such as \"observe.*\"".into())),
                             }
                         }
                         patterns = Some(list);
                     }
                     Event::Scalar(v, ..) if v.is_empty() || v == "~" || v == "null" => patterns = Some(Vec::new()),
-                    _ => return Err(error_at(&value_mark, "`allowed_tools` must be a list".into())),
+                    _ => return Err(error_at(&value_mark, GasolineProblem::NotAList, "`allowed_tools` must be a list".into())),
                 }
             }
-            Event::Scalar(key, ..) => return Err(error_at(&mark, format!("unknown key `{key}`: the allowlist file only has `allowed_tools`"))),
-            _ => return Err(error_at(&mark, "unexpected structure: keys must be plain strings".into())),
+            Event::Scalar(key, ..) => return Err(error_at(&mark, GasolineProblem::UnknownKey, format!("unknown key `{key}`: the allowlist file only has `allowed_tools`"))),
+            _ => return Err(error_at(&mark, GasolineProblem::UnexpectedStructure, "unexpected structure: keys must be plain strings".into())),
         }
     }
     Ok(patterns)
@@ -142,7 +158,7 @@ impl GasolineAllowlist {
     pub fn load(text: &str) -> Result<Self, GasolineError> {
         let patterns = read_patterns(text)?.unwrap_or_default();
         for (pattern, mark) in &patterns {
-            check_pattern(pattern).map_err(|message| error_at(mark, message))?;
+            check_pattern(pattern).map_err(|message| error_at(mark, GasolineProblem::InvalidPattern, message))?;
         }
         let patterns: Vec<String> = patterns.into_iter().map(|(p, _)| p).collect();
         let policy = Policy::new(PolicySpec { layers: vec![layer_for(&patterns)], catalogue: CatalogueName::Gasoline, ..PolicySpec::default() });
@@ -166,9 +182,14 @@ impl GasolineAllowlist {
         &self.policy
     }
 
+    /// The explained decision for `tool.action`.
+    pub fn decide(&self, tool: &str, action: &str) -> crate::policy::Decision {
+        self.policy.decide_call(&Call { tool: TOOL.to_owned(), inputs: vec![tool.to_owned(), action.to_owned()], hook: None })
+    }
+
     /// Whether `tool.action` may run; if not, the seed's error object (the same every time).
     pub fn check(&self, tool: &str, action: &str) -> Result<(), ToolNotAllowed> {
-        let decision = self.policy.decide_call(&Call { tool: TOOL.to_owned(), inputs: vec![tool.to_owned(), action.to_owned()], hook: None });
+        let decision = self.decide(tool, action);
         if decision.outcome == Outcome::Allow {
             return Ok(());
         }

@@ -16,6 +16,9 @@ pub struct InputError {
     /// Path inside it, e.g. `mcpAllowedTools[3]`; empty for the value itself.
     pub path: String,
     pub message: String,
+    /// 1-based position in the text, when the input was text.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
 }
 
 impl fmt::Display for InputError {
@@ -34,11 +37,7 @@ impl std::error::Error for InputError {}
 
 /// Parses JSON text into `T`, naming the offending field on failure.
 pub fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, InputError> {
-    let error = |path: String, err: &serde_json::Error| InputError {
-        what: what.to_owned(),
-        path,
-        message: describe(err),
-    };
+    let error = |path: String, err: &serde_json::Error| InputError { what: what.to_owned(), path, message: describe(err), line: None, column: None };
     let mut deserializer = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize(&mut deserializer)
         .map_err(|err| error(err.path().to_string(), err.inner()))?;

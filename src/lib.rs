@@ -6,6 +6,7 @@
 //!
 //! Each design the engine follows is a *dialect*: [`mcp`] is the Cursor MCP allowlist.
 
+pub mod api;
 pub mod cursor;
 pub mod gasoline;
 pub mod input;

@@ -185,9 +185,25 @@ impl ModePolicy {
 pub struct RestrictionIssue {
     /// `error`: contradictory; `warning`: probably a mistake.
     pub severity: Severity,
+    pub code: IssueCode,
     /// Where, e.g. `mcpRestrictions.allowedServers[1]`.
     pub path: String,
     pub message: String,
+}
+
+/// What kind of problem a restriction has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum IssueCode {
+    /// Both allowed and disallowed (disallowed wins).
+    Conflict,
+    /// A server that is not configured.
+    UnknownServer,
+    /// A tool its server does not have.
+    UnknownTool,
+    /// An allowed tool whose server can never be used in the mode.
+    UnreachableTool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -202,40 +218,40 @@ pub enum Severity {
 pub fn validate(mode: &ModeConfig, catalogue: &[CatalogueServer]) -> Vec<RestrictionIssue> {
     let Some(r) = &mode.mcp_restrictions else { return Vec::new() };
     let mut issues = Vec::new();
-    let mut issue = |severity, path: String, message: String| issues.push(RestrictionIssue { severity, path, message });
+    let mut issue = |severity, code, path: String, message: String| issues.push(RestrictionIssue { severity, code, path, message });
     let known = |s: &str| catalogue.iter().any(|c| c.name == s);
     let has_tool = |s: &str, t: &str| catalogue.iter().any(|c| c.name == s && c.tools.iter().any(|x| x.name == t));
     let allowed = r.allowed_servers.clone().unwrap_or_default();
     let disallowed = r.disallowed_servers.clone().unwrap_or_default();
     for (i, s) in allowed.iter().enumerate() {
         if disallowed.contains(s) {
-            issue(Severity::Error, format!("mcpRestrictions.allowedServers[{i}]"), format!("server \"{s}\" is both allowed and disallowed; disallowed wins"));
+            issue(Severity::Error, IssueCode::Conflict, format!("mcpRestrictions.allowedServers[{i}]"), format!("server \"{s}\" is both allowed and disallowed; disallowed wins"));
         }
         if !known(s) {
-            issue(Severity::Warning, format!("mcpRestrictions.allowedServers[{i}]"), format!("server \"{s}\" is not configured"));
+            issue(Severity::Warning, IssueCode::UnknownServer, format!("mcpRestrictions.allowedServers[{i}]"), format!("server \"{s}\" is not configured"));
         }
     }
     for (i, s) in disallowed.iter().enumerate() {
         if !known(s) {
-            issue(Severity::Warning, format!("mcpRestrictions.disallowedServers[{i}]"), format!("server \"{s}\" is not configured"));
+            issue(Severity::Warning, IssueCode::UnknownServer, format!("mcpRestrictions.disallowedServers[{i}]"), format!("server \"{s}\" is not configured"));
         }
     }
     let disallowed_tools = r.disallowed_tools.clone().unwrap_or_default();
     for (i, t) in r.allowed_tools.iter().flatten().enumerate() {
         let path = format!("mcpRestrictions.allowedTools[{i}]");
         if disallowed_tools.contains(t) {
-            issue(Severity::Error, path.clone(), format!("tool \"{}\" on \"{}\" is both allowed and disallowed; disallowed wins", t.tool_name, t.server_name));
+            issue(Severity::Error, IssueCode::Conflict, path.clone(), format!("tool \"{}\" on \"{}\" is both allowed and disallowed; disallowed wins", t.tool_name, t.server_name));
         }
         if disallowed.contains(&t.server_name) || (r.allowed_servers.is_some() && !allowed.contains(&t.server_name)) {
-            issue(Severity::Warning, path.clone(), format!("tool \"{}\" can never be used: server \"{}\" is not allowed in this mode", t.tool_name, t.server_name));
+            issue(Severity::Warning, IssueCode::UnreachableTool, path.clone(), format!("tool \"{}\" can never be used: server \"{}\" is not allowed in this mode", t.tool_name, t.server_name));
         }
         if !has_tool(&t.server_name, &t.tool_name) {
-            issue(Severity::Warning, path, format!("server \"{}\" has no tool \"{}\"", t.server_name, t.tool_name));
+            issue(Severity::Warning, IssueCode::UnknownTool, path, format!("server \"{}\" has no tool \"{}\"", t.server_name, t.tool_name));
         }
     }
     for (i, t) in disallowed_tools.iter().enumerate() {
         if !has_tool(&t.server_name, &t.tool_name) {
-            issue(Severity::Warning, format!("mcpRestrictions.disallowedTools[{i}]"), format!("server \"{}\" has no tool \"{}\"", t.server_name, t.tool_name));
+            issue(Severity::Warning, IssueCode::UnknownTool, format!("mcpRestrictions.disallowedTools[{i}]"), format!("server \"{}\" has no tool \"{}\"", t.server_name, t.tool_name));
         }
     }
     issues

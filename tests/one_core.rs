@@ -1,5 +1,6 @@
 //! One decision core for every dialect: tools described as data, matchers as kinds of rule,
 //! layer trust, and today's Zed behaviour — each as a user of the package meets it.
+#![allow(clippy::unwrap_used)]
 
 use toolgate::policy::{
     Call, InputKind, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, Reason, RuleSpec, ToolRulesSpec,

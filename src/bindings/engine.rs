@@ -2,12 +2,18 @@
 // Parameters are named as JavaScript callers see them in the generated TypeScript.
 #![allow(non_snake_case)]
 
-use super::{error, json_arg, string_arg, to_js, to_ts};
+use super::{error, json_arg, ok_with, optional_json_arg, string_arg, to_js, to_ts};
+use crate::api;
+use crate::policy::{self, PolicySpec, SettingsChange};
+use crate::shell::Shell;
+use crate::zed::ZedSources;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
-use crate::policy::{self, PolicySpec, SettingsChange};
 
-
+/// `{ ok: false, errors }` as a JS value.
+fn failure(errors: &[api::Problem]) -> Result<JsValue, JsValue> {
+    to_js(&api::answer_json::<()>(&Err(errors.to_vec())))
+}
 
 /// What a tool call is about: the command, a path, a URL, a query — or, for `move_path`,
 /// `[source, destination]`.
@@ -39,24 +45,6 @@ fn call_args(tool: &JsValue, input: Option<Ts<ToolInput>>) -> Result<(String, Ve
     Ok((string_arg(tool, "tool")?, inputs_arg(input)?))
 }
 
-/// Options for [`JsPolicy::from_zed_settings`].
-#[derive(Default, serde::Deserialize, tsify::Tsify)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ZedSettingsOptions {
-    /// The text of the user's settings.json (comments and trailing commas allowed).
-    #[serde(default)]
-    pub user: Option<String>,
-    /// The text of the project's .zed/settings.json.
-    #[serde(default)]
-    pub project: Option<String>,
-    /// Include Zed's shipped default deny rules. Default: true.
-    #[serde(default)]
-    pub include_defaults: Option<bool>,
-    /// The terminal's shell. Default: posix.
-    #[serde(default)]
-    pub shell: Option<policy::ShellKind>,
-}
-
 /// A compiled policy: layers of per-tool rules, decided by one evaluator.
 #[derive(Debug)]
 #[wasm_bindgen(js_name = Policy)]
@@ -73,28 +61,28 @@ impl JsPolicy {
         Ok(JsPolicy { inner: policy::Policy::new(spec) })
     }
 
-    /// The policy Zed applies for these settings files.
-    #[wasm_bindgen(js_name = fromZedSettings)]
-    pub fn from_zed_settings(options: Ts<ZedSettingsOptions>) -> Result<JsPolicy, JsValue> {
-        let o: ZedSettingsOptions = json_arg(&options.js_value(), "options")?;
-        let spec = crate::zed::policy_from_settings_for_shell(
-            o.user.as_deref(),
-            o.project.as_deref(),
-            o.include_defaults.unwrap_or(true),
-            o.shell.unwrap_or_default(),
-        )
-        .map_err(|e| error(&e.to_string()))?;
-        Ok(JsPolicy { inner: policy::Policy::new(spec) })
+    /// The policy Zed applies for these settings files; a settings file that cannot be read
+    /// comes back as `{ ok: false, errors }` naming the file, line and column or the setting.
+    #[wasm_bindgen(js_name = fromZedSettings, unchecked_return_type = "{ ok: true, policy: Policy } | { ok: false, errors: Problem[] }")]
+    pub fn from_zed_settings(sources: Ts<ZedSources>) -> Result<JsValue, JsValue> {
+        let sources: ZedSources = json_arg(&sources.js_value(), "sources")?;
+        match api::zed_policy(&sources) {
+            Ok(spec) => Ok(ok_with("policy", JsPolicy { inner: policy::Policy::new(spec) }.into())),
+            Err(errors) => failure(&errors),
+        }
     }
 
-    /// Decides a call and explains it. `input`: the command, path(s), URL or query.
+    /// Decides a call and explains it. `input`: the command, path(s), URL, query or
+    /// `[server, tool]`; `hook`: an external hook's answer, if any.
     pub fn decide(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         input: Option<Ts<ToolInput>>,
+        hook: Option<Ts<policy::HookResult>>,
     ) -> Result<Ts<policy::Decision>, JsValue> {
         let (tool, inputs) = call_args(&tool, input)?;
-        to_ts(&self.inner.decide(&tool, &inputs))
+        let hook = optional_json_arg(hook.map(|h| h.js_value()), "hook")?;
+        to_ts(&self.inner.decide_call(&policy::Call { tool, inputs, hook }))
     }
 
     /// Only the outcome: "allow", "confirm" or "deny".
@@ -128,16 +116,22 @@ impl JsPolicy {
     ) -> Result<JsValue, JsValue> {
         let (tool, inputs) = call_args(&tool, input)?;
         let layer = match layer.map(|l| l.js_value()).filter(|l| !l.is_undefined() && !l.is_null()) {
-            Some(l) => string_arg(&l, "layer")?,
-            None => "user".to_owned(),
+            Some(l) => Some(string_arg(&l, "layer")?),
+            None => None,
         };
-        to_js(&self.inner.permission_options(&tool, &inputs, &layer))
+        to_js(&api::permission_options(&self.inner, &tool, &inputs, layer.as_deref()))
     }
 
-    /// Patterns that did not compile, with layer, tool, list, index and the regex error.
+    /// Rules that did not compile, with layer, tool, list, index and the error; each fails closed.
     #[wasm_bindgen(getter = invalidPatterns, unchecked_return_type = "InvalidPattern[]")]
     pub fn invalid_patterns(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.invalid_patterns())
+    }
+
+    /// The same rules as problems a settings page can show: `{ code, message, path }`.
+    #[wasm_bindgen(getter, unchecked_return_type = "Problem[]")]
+    pub fn problems(&self) -> Result<JsValue, JsValue> {
+        to_js(&api::policy_problems(&self.inner))
     }
 
     /// The policy as data (for a Zed policy: its translation into layers).
@@ -147,11 +141,12 @@ impl JsPolicy {
     }
 }
 
-/// Splits a command line into the sub-commands rules see, with their hazards.
+/// Splits a command line into the sub-commands rules see, with their hazards (`shell`: default posix).
 #[wasm_bindgen(js_name = analyzeCommand)]
-pub fn analyze_command(#[wasm_bindgen(unchecked_param_type = "string")] command: JsValue) -> Result<Ts<crate::shell::ShellAnalysis>, JsValue> {
+pub fn analyze_command(#[wasm_bindgen(unchecked_param_type = "string")] command: JsValue, shell: Option<Ts<Shell>>) -> Result<Ts<crate::shell::ShellAnalysis>, JsValue> {
     let command = string_arg(&command, "command")?;
-    to_ts(&crate::shell::analyze(&command))
+    let shell: Option<Shell> = optional_json_arg(shell.map(|s| s.js_value()), "shell")?;
+    to_ts(&crate::shell::analyze_in(shell.unwrap_or_default(), &command))
 }
 
 /// Returns a copy of `spec` with a permission option's change applied.
@@ -163,16 +158,16 @@ pub fn apply_policy_change(spec: Ts<PolicySpec>, change: Ts<SettingsChange>) -> 
     to_ts(&spec)
 }
 
-/// Returns a copy of a parsed Zed settings object with a permission option's change applied.
-#[wasm_bindgen(js_name = applyZedSettingsChange, unchecked_return_type = "Record<string, unknown>")]
+/// A copy of a parsed Zed settings object with a permission option's change applied, or why not.
+#[wasm_bindgen(js_name = applyZedSettingsChange, unchecked_return_type = "{ ok: true, settings: Record<string, unknown> } | { ok: false, errors: Problem[] }")]
 pub fn apply_zed_settings_change(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] settings: JsValue,
     change: Ts<SettingsChange>,
 ) -> Result<JsValue, JsValue> {
     let settings: serde_json::Value = json_arg(&settings, "settings")?;
     let change: SettingsChange = json_arg(&change.js_value(), "change")?;
-    let updated = crate::zed::apply_change(&settings, &change).map_err(|e| error(&e))?;
-    to_js(&updated)
+    let answer = api::apply_zed_change(&settings, &change).map(|settings| serde_json::json!({ "settings": settings }));
+    to_js(&api::answer_json(&answer))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -305,27 +300,41 @@ pub struct JsGasolineAllowlist {
     inner: gasoline::GasolineAllowlist,
 }
 
-fn gasoline_error(e: &gasoline::GasolineError) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
-    // The position is also available as properties for an editor to point at.
-    let _ = js_sys::Reflect::set(&err, &"line".into(), &JsValue::from(e.line as u32));
-    let _ = js_sys::Reflect::set(&err, &"column".into(), &JsValue::from(e.column as u32));
-    err.into()
-}
-
 #[wasm_bindgen(js_class = GasolineAllowlist)]
 impl JsGasolineAllowlist {
-    /// Loads YAML text; throws an Error with `line` and `column` if it is invalid.
-    #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_param_type = "string")] yaml: JsValue) -> Result<JsGasolineAllowlist, JsValue> {
+    /// Loads YAML text: `{ ok: true, allowlist }`, or `{ ok: false, errors }` with line and column.
+    #[wasm_bindgen(unchecked_return_type = "{ ok: true, allowlist: GasolineAllowlist } | { ok: false, errors: Problem[] }")]
+    pub fn parse(#[wasm_bindgen(unchecked_param_type = "string")] yaml: JsValue) -> Result<JsValue, JsValue> {
         let yaml = string_arg(&yaml, "yaml")?;
-        gasoline::GasolineAllowlist::load(&yaml).map(|inner| JsGasolineAllowlist { inner }).map_err(|e| gasoline_error(&e))
+        match api::gasoline_allowlist(&yaml) {
+            Ok(inner) => Ok(ok_with("allowlist", JsGasolineAllowlist { inner }.into())),
+            Err(errors) => failure(&errors),
+        }
     }
 
-    /// Replaces the allowlist; on any error throws and keeps the current one in force.
-    pub fn reload(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] yaml: JsValue) -> Result<(), JsValue> {
+    /// Replaces the allowlist atomically: on any error the current one stays in force.
+    #[wasm_bindgen(unchecked_return_type = "{ ok: true } | { ok: false, errors: Problem[] }")]
+    pub fn reload(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] yaml: JsValue) -> Result<JsValue, JsValue> {
         let yaml = string_arg(&yaml, "yaml")?;
-        self.inner.reload(&yaml).map_err(|e| gasoline_error(&e))
+        let answer = self.inner.reload(&yaml).map_err(|e| vec![api::Problem::from(&e)]);
+        to_js(&api::answer_json(&answer))
+    }
+
+    /// The explained decision for `tool.action`.
+    pub fn decide(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] action: JsValue,
+    ) -> Result<Ts<policy::Decision>, JsValue> {
+        let tool = string_arg(&tool, "tool")?;
+        let action = string_arg(&action, "action")?;
+        to_ts(&self.inner.decide(&tool, &action))
+    }
+
+    /// The patterns as written.
+    #[wasm_bindgen(getter, unchecked_return_type = "string[]")]
+    pub fn patterns(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.patterns())
     }
 
     /// `null` when `tool.action` may run, else the seed's `tool_not_allowed` error object.
@@ -403,10 +412,10 @@ impl JsRooMode {
     }
 }
 
-/// Problems with a mode's restrictions (conflicts are errors, unknown names warnings).
-#[wasm_bindgen(js_name = validateModeRestrictions, unchecked_return_type = "RestrictionIssue[]")]
-pub fn validate_mode_restrictions(mode: Ts<roo::ModeConfig>, #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue) -> Result<JsValue, JsValue> {
+/// Problems with a mode's restrictions: conflicts are errors, unknown names warnings.
+#[wasm_bindgen(js_name = validateModeRestrictions)]
+pub fn validate_mode_restrictions(mode: Ts<roo::ModeConfig>, #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue) -> Result<Ts<api::Validation>, JsValue> {
     let mode: roo::ModeConfig = json_arg(&mode.js_value(), "mode")?;
     let catalogue: Vec<roo::CatalogueServer> = json_arg(&catalogue, "catalogue")?;
-    to_js(&roo::validate(&mode, &catalogue))
+    to_ts(&api::validate_mode(&mode, &catalogue))
 }

@@ -2,11 +2,11 @@
 // Parameters are named as JavaScript callers see them in the generated TypeScript.
 #![allow(non_snake_case)]
 
-use super::{error, json_arg, string_arg, to_js, to_ts};
+use super::{error, json_arg, optional_json_arg, string_arg, to_js, to_ts};
+use crate::api;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 use crate::mcp::{self, AutoRunMode, McpSettings};
-use serde::Serialize;
 
 #[wasm_bindgen(inline_js = r#"
 // The hot path's only hand-written glue: copies two ASCII strings into a buffer the policy
@@ -105,79 +105,31 @@ fn mode_arg(mode: JsAutoRunMode) -> Result<AutoRunMode, JsValue> {
         .ok_or_else(|| error(&format!("mode must be one of {}", AutoRunMode::NAMES.join(", "))))
 }
 
-/// The result of checking one name.
-#[derive(Serialize, tsify::Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct NameCheck {
-    pub valid: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<mcp::NameError>,
-    /// The problem in words, for a settings page.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-}
-
 /// Checks a server or tool name: non-empty, at most 256 characters, not only whitespace,
 /// and no `:` or `*` unless it is exactly `*`. `kind` only words the message.
-#[wasm_bindgen(js_name = validateName)]
-pub fn validate_name(
-    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    kind: Option<Ts<mcp::NameKind>>,
-) -> Result<Ts<NameCheck>, JsValue> {
+#[wasm_bindgen(js_name = validateName, unchecked_return_type = "{ ok: true } | { ok: false, errors: Problem[] }")]
+pub fn validate_name(#[wasm_bindgen(unchecked_param_type = "string")] name: JsValue, kind: Option<Ts<mcp::NameKind>>) -> Result<JsValue, JsValue> {
     let name = string_arg(&name, "name")?;
-    let kind = match kind.map(|k| k.js_value()).filter(|k| !k.is_undefined() && !k.is_null()) {
-        None => mcp::NameKind::Tool,
-        Some(kind) => json_arg(&kind, "kind")?,
-    };
-    let check = match mcp::validate_name(&name, kind) {
-        Ok(()) => NameCheck { valid: true, error: None, message: None },
-        Err(e) => NameCheck { valid: false, message: Some(e.to_string()), error: Some(e) },
-    };
-    to_ts(&check)
+    let kind = optional_json_arg(kind.map(|k| k.js_value()), "kind")?;
+    to_js(&api::answer_json(&api::check_name(&name, kind)))
 }
 
-/// Builds the `server:tool` entry; throws if either name is invalid.
-#[wasm_bindgen(js_name = formatEntry)]
+/// Builds the `server:tool` entry, checking both names.
+#[wasm_bindgen(js_name = formatEntry, unchecked_return_type = "{ ok: true, entry: string } | { ok: false, errors: Problem[] }")]
 pub fn format_entry(
     #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let serverId = string_arg(&serverId, "serverId")?;
     let toolName = string_arg(&toolName, "toolName")?;
-    mcp::format_entry(&serverId, &toolName).map_err(|e| error(&e.to_string()))
+    to_js(&api::answer_json(&api::format_entry(&serverId, &toolName)))
 }
 
-/// A parsed entry, or why it is not one.
-#[derive(Serialize, tsify::Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ParsedEntry {
-    pub valid: bool,
-    /// `"*"` for the wildcard.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub serverId: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub toolName: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<mcp::EntryError>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-}
-
-/// Parses a `server:tool` entry: exactly one `:` and two valid names.
-#[wasm_bindgen(js_name = parseEntry)]
-pub fn parse_entry(#[wasm_bindgen(unchecked_param_type = "string")] entry: JsValue) -> Result<Ts<ParsedEntry>, JsValue> {
+/// Parses a `server:tool` entry: exactly one `:` and two valid names (`"*"` for the wildcard).
+#[wasm_bindgen(js_name = parseEntry, unchecked_return_type = "{ ok: true, serverId: string, toolName: string } | { ok: false, errors: Problem[] }")]
+pub fn parse_entry(#[wasm_bindgen(unchecked_param_type = "string")] entry: JsValue) -> Result<JsValue, JsValue> {
     let entry = string_arg(&entry, "entry")?;
-    let parsed = match mcp::parse_entry(&entry) {
-        Ok(p) => ParsedEntry {
-            valid: true,
-            serverId: Some(p.server.as_str().to_owned()),
-            toolName: Some(p.tool.as_str().to_owned()),
-            error: None,
-            message: None,
-        },
-        Err(e) => ParsedEntry { valid: false, serverId: None, toolName: None, message: Some(e.to_string()), error: Some(e) },
-    };
-    to_ts(&parsed)
+    to_js(&api::answer_json(&api::parse_entry(&entry)))
 }
 
 /// Whether one entry allows `toolName` on `serverId` (case-sensitive; invalid entries match nothing).

@@ -82,6 +82,23 @@ pub(crate) fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Resu
     from_json(what, &text).map_err(|e| type_error(&e.to_string()))
 }
 
+/// An optional structured argument: `undefined` and `null` mean absent.
+pub(crate) fn optional_json_arg<T: DeserializeOwned>(value: Option<JsValue>, what: &str) -> Result<Option<T>, JsValue> {
+    match value.filter(|v| !v.is_undefined() && !v.is_null()) {
+        Some(v) => json_arg(&v, what).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// `{ ok: true, <key>: value }`, for answers that carry a compiled object.
+#[cfg(feature = "engine")]
+pub(crate) fn ok_with(key: &str, value: JsValue) -> JsValue {
+    let answer = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&answer, &"ok".into(), &JsValue::TRUE);
+    let _ = js_sys::Reflect::set(&answer, &key.into(), &value);
+    answer.into()
+}
+
 /// Converts a result to a plain JS value: objects, arrays, strings, numbers, booleans.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value

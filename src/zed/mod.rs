@@ -78,7 +78,13 @@ pub fn parse_settings(which: &str, text: &str) -> Result<Value, InputError> {
         ..Default::default()
     };
     let value: Value = jsonc_parser::parse_to_serde_value(text, &options)
-        .map_err(|e| InputError { what: format!("{which} settings"), path: String::new(), message: e.to_string() })?;
+        .map_err(|e| InputError {
+            what: format!("{which} settings"),
+            path: String::new(),
+            message: e.kind().to_string(),
+            line: Some(e.line_display()),
+            column: Some(e.column_display()),
+        })?;
     Ok(if value.is_null() { Value::Object(Map::new()) } else { value })
 }
 
@@ -92,6 +98,8 @@ fn layer_from_settings(name: &str, kind: LayerKind, trusted: bool, settings: &Va
             what: format!("{name} settings"),
             path: format!("agent.tool_permissions.{}", e.path()),
             message: e.inner().to_string(),
+            line: None,
+            column: None,
         })?,
     };
     let tools = permissions

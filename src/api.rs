@@ -1,0 +1,300 @@
+//! The JavaScript contract as plain Rust: every function the JS API exposes is here as an
+//! ordinary function over call data and answers, so `cargo test` checks the exact shapes and
+//! `src/bindings` only converts values (after cedar-policy's `ffi` module).
+//!
+//! One error model: a caller's programming error (a wrong argument type) is thrown by the
+//! bindings; anything a user's settings or text can cause comes back as data —
+//! `{ ok: true, … }` or `{ ok: false, errors: [{ code, message, path?, line?, column? }] }` —
+//! the same [`Problem`] shape for every reader and validator. [`call_json`] is the contract's
+//! JSON twin: the shared fixtures in `tests/fixtures/contract/` run through it natively and
+//! through the wasm bindings in JavaScript, so both must give the same answers.
+
+use crate::cursor::{self, AutoRunSettings, FileOperation};
+use crate::gasoline::{GasolineAllowlist, GasolineError};
+use crate::input::InputError;
+use crate::mcp::{self, AutoRunMode, EntryError, McpSettings, NameError, NameKind};
+use crate::policy::{Call, Decision, HookResult, InvalidPattern, PermissionOption, Policy, PolicySpec, SettingsChange};
+use crate::roo::{self, CatalogueServer, ModeConfig, RestrictionIssue, Severity};
+use crate::zed::{self, ZedSources};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// Something wrong with a user's settings, text or list, where it is, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Problem {
+    /// A stable code a program can match on (`invalidPattern`, `invalidYaml`, `nameEmpty`, …).
+    pub code: String,
+    pub message: String,
+    /// Where in the value: `layers[1].tools.terminal.alwaysAllow[0]`, `mcpRestrictions.allowedServers[2]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// 1-based position in the text, for text input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+/// An answer: the value, or the problems that prevented it.
+pub type Answer<T> = Result<T, Vec<Problem>>;
+
+fn code_of<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(code)) => code,
+        // An internally tagged enum names its variant under `code` (or `kind`).
+        Ok(Value::Object(map)) => ["code", "kind"]
+            .iter()
+            .find_map(|k| map.get(*k).and_then(Value::as_str).map(str::to_owned))
+            .or_else(|| map.keys().next().cloned())
+            .unwrap_or_else(|| "invalid".to_owned()),
+        _ => "invalid".to_owned(),
+    }
+}
+
+impl From<&InputError> for Problem {
+    fn from(e: &InputError) -> Self {
+        let code = if e.line.is_some() { "invalidJson" } else { "invalidSettings" };
+        Problem { code: code.into(), message: e.to_string(), path: (!e.path.is_empty()).then(|| e.path.clone()), line: e.line, column: e.column }
+    }
+}
+
+impl From<&GasolineError> for Problem {
+    fn from(e: &GasolineError) -> Self {
+        Problem { code: code_of(&e.code), message: e.message.clone(), path: None, line: Some(e.line), column: Some(e.column) }
+    }
+}
+
+impl From<&NameError> for Problem {
+    fn from(e: &NameError) -> Self {
+        let code = format!("name{}", capitalise(&code_of(&e.problem)));
+        Problem { code, message: e.to_string(), path: None, line: None, column: None }
+    }
+}
+
+impl From<&EntryError> for Problem {
+    fn from(e: &EntryError) -> Self {
+        match e {
+            EntryError::InvalidName { name } => Problem::from(name),
+            other => Problem { code: code_of(other), message: other.to_string(), path: None, line: None, column: None },
+        }
+    }
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+}
+
+/// An invalid rule of a policy, pointed at by its place in the spec.
+pub fn invalid_rule_problem(spec: &PolicySpec, bad: &InvalidPattern) -> Problem {
+    let layer = spec.layers.iter().position(|l| l.name == bad.layer).unwrap_or_default();
+    Problem {
+        code: "invalidPattern".into(),
+        message: format!("{} rule {} \"{}\" of layer \"{}\" for {}: {}", bad.list.settings_key(), bad.index, bad.pattern, bad.layer, bad.tool, bad.error),
+        path: Some(bad.path(layer)),
+        line: None,
+        column: None,
+    }
+}
+
+/// The problems of a compiled policy: its rules that did not compile (they fail closed).
+pub fn policy_problems(policy: &Policy) -> Vec<Problem> {
+    policy.invalid_patterns().iter().map(|bad| invalid_rule_problem(policy.spec(), bad)).collect()
+}
+
+/// The policy Zed applies for these settings files.
+pub fn zed_policy(sources: &ZedSources) -> Answer<PolicySpec> {
+    zed::policy_from_sources(sources).map_err(|e| vec![Problem::from(&e)])
+}
+
+/// A Gasoline allowlist from YAML text.
+pub fn gasoline_allowlist(text: &str) -> Answer<GasolineAllowlist> {
+    GasolineAllowlist::load(text).map_err(|e| vec![Problem::from(&e)])
+}
+
+/// The outcome of validating a Roo mode's restrictions: errors (contradictions) and warnings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Validation {
+    /// True when there are no errors (warnings may remain).
+    pub ok: bool,
+    pub errors: Vec<Problem>,
+    pub warnings: Vec<Problem>,
+}
+
+fn issue_problem(issue: &RestrictionIssue) -> Problem {
+    Problem { code: code_of(&issue.code), message: issue.message.clone(), path: Some(issue.path.clone()), line: None, column: None }
+}
+
+/// Checks a Roo mode's restrictions against each other and the known servers and tools.
+pub fn validate_mode(mode: &ModeConfig, catalogue: &[CatalogueServer]) -> Validation {
+    let issues = roo::validate(mode, catalogue);
+    let pick = |severity| issues.iter().filter(|i| i.severity == severity).map(issue_problem).collect::<Vec<_>>();
+    let errors = pick(Severity::Error);
+    Validation { ok: errors.is_empty(), errors, warnings: pick(Severity::Warning) }
+}
+
+/// A copy of a parsed Zed settings object with a permission option's change applied.
+pub fn apply_zed_change(settings: &Value, change: &SettingsChange) -> Answer<Value> {
+    zed::apply_change(settings, change).map_err(|message| vec![Problem { code: "cannotApplyChange".into(), message, path: None, line: None, column: None }])
+}
+
+/// The buttons of a permission prompt; "always" options write to `layer` (default `user`).
+pub fn permission_options(policy: &Policy, tool: &str, inputs: &[String], layer: Option<&str>) -> Vec<PermissionOption> {
+    policy.permission_options(tool, inputs, layer.unwrap_or("user"))
+}
+
+/// Whether a name may be used as an MCP server or tool name.
+pub fn check_name(name: &str, kind: Option<NameKind>) -> Answer<()> {
+    mcp::validate_name(name, kind.unwrap_or(NameKind::Tool)).map_err(|e| vec![Problem::from(&e)])
+}
+
+/// A parsed `server:tool` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ParsedEntry {
+    pub server_id: String,
+    pub tool_name: String,
+}
+
+/// Parses a `server:tool` entry: exactly one `:` and two valid names (or `*`).
+pub fn parse_entry(entry: &str) -> Answer<ParsedEntry> {
+    mcp::parse_entry(entry)
+        .map(|e| ParsedEntry { server_id: e.server.as_str().to_owned(), tool_name: e.tool.as_str().to_owned() })
+        .map_err(|e| vec![Problem::from(&e)])
+}
+
+/// A formatted entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct FormattedEntry {
+    pub entry: String,
+}
+
+/// Builds the `server:tool` entry, checking both names.
+pub fn format_entry(server_id: &str, tool_name: &str) -> Answer<FormattedEntry> {
+    mcp::format_entry(server_id, tool_name).map(|entry| FormattedEntry { entry }).map_err(|e| vec![Problem::from(&e)])
+}
+
+/// An answer as JSON: `{ ok: true, …value }` (a non-object value under `value`) or `{ ok: false, errors }`.
+pub fn answer_json<T: Serialize>(answer: &Answer<T>) -> Value {
+    match answer {
+        Ok(value) => match serde_json::to_value(value) {
+            Ok(Value::Object(mut map)) => {
+                map.insert("ok".into(), Value::Bool(true));
+                Value::Object(map)
+            }
+            Ok(Value::Null) => json!({ "ok": true }),
+            Ok(other) => json!({ "ok": true, "value": other }),
+            Err(e) => json!({ "ok": false, "errors": [{ "code": "internal", "message": e.to_string() }] }),
+        },
+        Err(errors) => json!({ "ok": false, "errors": errors }),
+    }
+}
+
+fn arg<T: DeserializeOwned>(args: &[Value], index: usize, name: &str) -> Result<T, String> {
+    let value = args.get(index).cloned().unwrap_or(Value::Null);
+    serde_json::from_value(value).map_err(|e| format!("{name}: {e}"))
+}
+
+fn to_value<T: Serialize>(value: &T) -> Result<Value, String> {
+    serde_json::to_value(value).map_err(|e| e.to_string())
+}
+
+fn input_list(value: Value) -> Result<Vec<String>, String> {
+    match value {
+        Value::Null => Ok(Vec::new()),
+        Value::String(s) => Ok(vec![s]),
+        other => serde_json::from_value(other).map_err(|e| format!("input: {e}")),
+    }
+}
+
+/// The contract's JSON twin: calls the JS function `function` with positional `args` as the
+/// bindings would, and returns its answer as JSON. An error is what JavaScript would throw
+/// (a caller's mistake, such as an argument of the wrong type).
+pub fn call_json(function: &str, args: &[Value]) -> Result<Value, String> {
+    match function {
+        "Policy.decide" => {
+            let policy = Policy::new(arg(args, 0, "spec")?);
+            let call = Call { tool: arg(args, 1, "tool")?, inputs: input_list(args.get(2).cloned().unwrap_or(Value::Null))?, hook: arg(args, 3, "hook")? };
+            to_value::<Decision>(&policy.decide_call(&call))
+        }
+        "Policy.problems" => to_value(&policy_problems(&Policy::new(arg(args, 0, "spec")?))),
+        "Policy.permissionOptions" => {
+            let policy = Policy::new(arg(args, 0, "spec")?);
+            let inputs = input_list(args.get(2).cloned().unwrap_or(Value::Null))?;
+            let layer: Option<String> = arg(args, 3, "layer")?;
+            to_value(&permission_options(&policy, &arg::<String>(args, 1, "tool")?, &inputs, layer.as_deref()))
+        }
+        "Policy.fromZedSettings" => {
+            let answer = zed_policy(&arg(args, 0, "sources")?).map(|spec| json!({ "spec": spec }));
+            Ok(answer_json(&answer))
+        }
+        "GasolineAllowlist.parse" => {
+            let answer = gasoline_allowlist(&arg::<String>(args, 0, "yaml")?).map(|list| json!({ "summary": list.summary() }));
+            Ok(answer_json(&answer))
+        }
+        "validateModeRestrictions" => to_value(&validate_mode(&arg(args, 0, "mode")?, &arg::<Vec<CatalogueServer>>(args, 1, "catalogue")?)),
+        "applyZedSettingsChange" => Ok(answer_json(&apply_zed_change(&arg(args, 0, "settings")?, &arg(args, 1, "change")?).map(|s| json!({ "settings": s })))),
+        "analyzeCommand" => to_value(&crate::shell::analyze(&arg::<String>(args, 0, "command")?)),
+        "decideTerminalCommand" => {
+            let settings: AutoRunSettings = arg(args, 1, "settings")?;
+            to_value(&cursor::decide_terminal(&arg::<String>(args, 0, "command")?, &settings, arg::<Option<HookResult>>(args, 2, "hook")?))
+        }
+        "decideFileOperation" => {
+            let operation: FileOperation = arg(args, 0, "operation")?;
+            let roots: Vec<String> = arg(args, 2, "workspaceRoots")?;
+            let settings: AutoRunSettings = arg(args, 3, "settings")?;
+            to_value(&cursor::decide_file_operation(operation, &arg::<String>(args, 1, "path")?, &roots, &settings, arg(args, 4, "hook")?))
+        }
+        "decideMcp" => {
+            let settings: McpSettings = arg(args, 2, "settings")?;
+            let mode: AutoRunMode = arg(args, 3, "mode")?;
+            to_value(&mcp::decide_mcp(&arg::<String>(args, 0, "serverId")?, &arg::<String>(args, 1, "toolName")?, settings, mode))
+        }
+        "validateName" => Ok(answer_json(&check_name(&arg::<String>(args, 0, "name")?, arg(args, 1, "kind")?))),
+        "parseEntry" => Ok(answer_json(&parse_entry(&arg::<String>(args, 0, "entry")?))),
+        "formatEntry" => Ok(answer_json(&format_entry(&arg::<String>(args, 0, "serverId")?, &arg::<String>(args, 1, "toolName")?))),
+        other => Err(format!("unknown function {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_is_data_with_the_one_problem_shape() {
+        let answer = answer_json(&gasoline_allowlist("allowed_tools:\n  - observe.*\n  - \"obs*.x\"\n").map(|l| l.summary()));
+        assert_eq!(answer["ok"], json!(false));
+        assert_eq!(answer["errors"][0]["code"], json!("invalidPattern"));
+        assert_eq!((answer["errors"][0]["line"].clone(), answer["errors"][0]["column"].clone()), (json!(3), json!(5)));
+        let answer = answer_json(&zed_policy(&ZedSources { user: Some("{ \"agent\": [1, }".into()), ..ZedSources::default() }));
+        assert_eq!(answer["errors"][0]["code"], json!("invalidJson"));
+        assert_eq!(answer["errors"][0]["line"], json!(1));
+        let answer = answer_json(&check_name("", None));
+        assert_eq!(answer, json!({ "ok": false, "errors": [{ "code": "nameEmpty", "message": "tool name must not be empty" }] }));
+    }
+
+    #[test]
+    fn a_success_is_the_value_with_ok_true() {
+        assert_eq!(answer_json(&parse_entry("github:*")), json!({ "ok": true, "serverId": "github", "toolName": "*" }));
+        assert_eq!(answer_json(&check_name("github", Some(NameKind::Server))), json!({ "ok": true }));
+    }
+
+    #[test]
+    fn invalid_rules_are_problems_with_their_path() {
+        let spec: PolicySpec = serde_json::from_value(json!({ "layers": [
+            { "name": "user", "tools": { "terminal": { "alwaysAllow": [{ "pattern": "^ls\\b" }, { "pattern": "(" }] } } }
+        ] }))
+        .unwrap();
+        let problems = policy_problems(&Policy::new(spec));
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].path.as_deref(), Some("layers[0].tools.terminal.alwaysAllow[1]"));
+        assert_eq!(problems[0].code, "invalidPattern");
+    }
+}
