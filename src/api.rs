@@ -252,9 +252,9 @@ pub fn call_json(function: &str, args: &[Value]) -> Result<Value, String> {
             to_value(&cursor::decide_file_operation(operation, &arg::<String>(args, 1, "path")?, &roots, &settings, arg(args, 4, "hook")?))
         }
         "decideMcp" => {
+            let (server, tool): (String, String) = (arg(args, 0, "serverId")?, arg(args, 1, "toolName")?);
             let settings: McpSettings = arg(args, 2, "settings")?;
-            let mode: AutoRunMode = arg(args, 3, "mode")?;
-            to_value(&mcp::decide_mcp(&arg::<String>(args, 0, "serverId")?, &arg::<String>(args, 1, "toolName")?, settings, mode))
+            to_value(&mcp::decide_mcp(&server, &tool, settings, arg::<AutoRunMode>(args, 3, "mode")?))
         }
         "validateName" => Ok(answer_json(&check_name(&arg::<String>(args, 0, "name")?, arg(args, 1, "kind")?))),
         "parseEntry" => Ok(answer_json(&parse_entry(&arg::<String>(args, 0, "entry")?))),

@@ -288,7 +288,8 @@ impl Policy {
                         covered = true;
                         let commands_only = gate.when == Condition::CommandsAllowed;
                         let all = rules.is_some_and(|r| cover(&mut items, &r.allow, commands_only));
-                        all.then(|| Hit { rule: items.list.first().and_then(|i| i.allowed_by.clone()), ..Hit::default() })
+                        let only = if items.list.len() == 1 { items.list.first().map(|i| i.text.clone()) } else { None };
+                        all.then(|| Hit { rule: items.list.first().and_then(|i| i.allowed_by.clone()), item: only, detail: None })
                     }
                     other => gates::check(other, self, rules, &items),
                 };

@@ -81,7 +81,7 @@ pub fn parse_settings(which: &str, text: &str) -> Result<Value, InputError> {
         .map_err(|e| InputError {
             what: format!("{which} settings"),
             path: String::new(),
-            message: e.kind().to_string(),
+            message: e.to_string(),
             line: Some(e.line_display()),
             column: Some(e.column_display()),
         })?;
