@@ -195,7 +195,7 @@ impl GasolineAllowlist {
         }
         Err(ToolNotAllowed {
             error: "tool_not_allowed".into(),
-            message: format!("{tool}.{action} is not permitted. Allowed: {}", self.patterns.join(", ")),
+            message: format!("{} is not permitted. Allowed: {}", if action.is_empty() { tool.to_owned() } else { format!("{tool}.{action}") }, self.patterns.join(", ")),
             tool: tool.to_owned(),
             action: action.to_owned(),
             allowed_tools: self.patterns.clone(),

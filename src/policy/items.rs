@@ -109,8 +109,8 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
                 items.list.extend(analysis.items.into_iter().map(|i| ItemVerdict {
                     text: i.text,
                     kind: match i.kind {
-                        shell::ItemKind::Command => ItemKind::Command,
-                        shell::ItemKind::Redirect => ItemKind::Redirect,
+                        shell::SubCommandKind::Command => ItemKind::Command,
+                        shell::SubCommandKind::Redirect => ItemKind::Redirect,
                     },
                     context: i.context,
                     hazards: i.hazards,

@@ -19,7 +19,7 @@
 use super::options::Suggestion;
 use super::RuleSpec;
 use super::path::normalize_path;
-use crate::shell::{ItemKind, SubCommand};
+use crate::shell::{SubCommand, SubCommandKind};
 use std::path::{Path, PathBuf};
 
 /// Commands never offered as an "always allow" pattern: they run other code (interpreters,
@@ -185,7 +185,7 @@ pub(crate) fn command_pattern(text: &str) -> Option<Suggestion> {
 /// not find the item's own command word and first argument — a quoted value with a space
 /// (`FOO="a b" git log` renders as `FOO=a b git log`) would otherwise shift every word.
 pub(crate) fn command_pattern_of(item: &SubCommand) -> Option<Suggestion> {
-    if item.kind != ItemKind::Command {
+    if item.kind != SubCommandKind::Command {
         return None;
     }
     command_pattern_for(&item.text, item.name.as_deref(), &item.args)
@@ -381,7 +381,7 @@ mod tests {
         let item = a
             .items
             .iter()
-            .find(|i| i.kind == ItemKind::Command)
+            .find(|i| i.kind == SubCommandKind::Command)
             .unwrap();
         assert_eq!(item.text, "git log --oneline");
         assert_eq!(

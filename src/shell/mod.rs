@@ -37,7 +37,7 @@ pub enum Context {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub enum ItemKind {
+pub enum SubCommandKind {
     /// A simple command: assignments, command word, arguments.
     Command,
     /// A file redirection of a command, such as `> out.txt`.
@@ -52,7 +52,7 @@ pub struct SubCommand {
     /// The text rules are matched against: quotes removed, words joined by one space;
     /// expansions keep their source text (`$HOME`, `$(date)`).
     pub text: String,
-    pub kind: ItemKind,
+    pub kind: SubCommandKind,
     pub context: Context,
     /// The command word after leading assignments, unquoted (absent for redirects and bare assignments).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -39,7 +39,7 @@
 //! quotes or brackets and operators without a command are not vouched for; nesting is capped.
 
 use super::hazards::{hazards_of_command, Hazard, HazardKind, SHELLS};
-use super::{Context, ItemKind, Shell, ShellAnalysis, SubCommand};
+use super::{Context, SubCommandKind, Shell, ShellAnalysis, SubCommand};
 
 /// Deepest nesting of substitutions, blocks and shell payloads that is followed.
 const MAX_DEPTH: usize = 24;
@@ -232,7 +232,7 @@ fn unknown(
         let name = words.next();
         items.push(SubCommand {
             text: trimmed.to_owned(),
-            kind: ItemKind::Command,
+            kind: SubCommandKind::Command,
             context,
             name,
             args: words.collect(),
@@ -797,7 +797,7 @@ impl Analyzer {
                 let name = words.next();
                 self.items.push(SubCommand {
                     text: raw.clone(),
-                    kind: ItemKind::Command,
+                    kind: SubCommandKind::Command,
                     context,
                     name,
                     args: words.collect(),
@@ -1009,7 +1009,7 @@ impl Analyzer {
         if !text.is_empty() || name.is_some() {
             let item = SubCommand {
                 text,
-                kind: ItemKind::Command,
+                kind: SubCommandKind::Command,
                 context: self.context,
                 name,
                 args: args.clone(),
@@ -1293,7 +1293,7 @@ impl Analyzer {
         let (s, e) = self.span(start, target.end);
         cmd.redirects.push(SubCommand {
             text: format!("{op} {}", target.text),
-            kind: ItemKind::Redirect,
+            kind: SubCommandKind::Redirect,
             context: self.context,
             name: None,
             args: Vec::new(),
@@ -1863,7 +1863,7 @@ impl Analyzer {
                     let (s, e) = self.span(at, inner.end);
                     self.items.push(SubCommand {
                         text: inner.text.clone(),
-                        kind: ItemKind::Command,
+                        kind: SubCommandKind::Command,
                         context: Context::CommandSubstitution,
                         name: Some(inner.text),
                         args: Vec::new(),

@@ -445,12 +445,12 @@ fn nushell_comments_start_at_a_word() {
 #[test]
 fn nushell_redirections_write_files_and_stderr_pipes_split() {
     let a = analyze(Nushell, "ls o> out.txt");
-    let got: Vec<(&str, ItemKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+    let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
     assert_eq!(
         got,
         [
-            ("ls", ItemKind::Command),
-            ("o> out.txt", ItemKind::Redirect)
+            ("ls", SubCommandKind::Command),
+            ("o> out.txt", SubCommandKind::Redirect)
         ]
     );
     assert!(hazard_kinds(Nushell, "ls out+err>> log").contains(&HazardKind::OutputRedirect));
@@ -527,10 +527,10 @@ fn elvish_options_comments_continuations_and_external_prefix() {
 #[test]
 fn elvish_redirections() {
     let a = analyze(Elvish, "echo x > out 2>&1");
-    let got: Vec<(&str, ItemKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+    let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
     assert_eq!(
         got,
-        [("echo x", ItemKind::Command), ("> out", ItemKind::Redirect)]
+        [("echo x", SubCommandKind::Command), ("> out", SubCommandKind::Redirect)]
     );
     assert_eq!(
         texts(Elvish, "echo x 2> /dev/null < in"),
@@ -636,10 +636,10 @@ fn rc_variables_and_assignments() {
 #[test]
 fn rc_redirections() {
     let a = analyze(Rc, "ls > out >[2=1]");
-    let got: Vec<(&str, ItemKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+    let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
     assert_eq!(
         got,
-        [("ls", ItemKind::Command), ("> out", ItemKind::Redirect)]
+        [("ls", SubCommandKind::Command), ("> out", SubCommandKind::Redirect)]
     );
     assert_eq!(texts(Rc, "make >[2] err.txt"), ["make", ">[2] err.txt"]);
     assert_eq!(texts(Rc, "ls >> /dev/null"), ["ls"]);
@@ -800,10 +800,10 @@ fn powershell_commands_that_run_text_are_hazards() {
 #[test]
 fn powershell_redirections() {
     let a = analyze(PowerShell, "ls > out.txt 2>&1");
-    let got: Vec<(&str, ItemKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+    let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
     assert_eq!(
         got,
-        [("ls", ItemKind::Command), ("> out.txt", ItemKind::Redirect)]
+        [("ls", SubCommandKind::Command), ("> out.txt", SubCommandKind::Redirect)]
     );
     assert_eq!(texts(PowerShell, "ls *>> log.txt"), ["ls", "*>> log.txt"]);
     assert_eq!(texts(PowerShell, "ls 2> $null"), ["ls"]);
@@ -900,12 +900,12 @@ fn cmd_builtins_glued_to_their_arguments_are_not_vouched() {
 #[test]
 fn cmd_redirections_and_nul() {
     let a = analyze(Cmd, "dir > out.txt 2>&1");
-    let got: Vec<(&str, ItemKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+    let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
     assert_eq!(
         got,
         [
-            ("dir", ItemKind::Command),
-            ("> out.txt", ItemKind::Redirect)
+            ("dir", SubCommandKind::Command),
+            ("> out.txt", SubCommandKind::Redirect)
         ]
     );
     assert_eq!(texts(Cmd, "dir > nul 2>NUL"), ["dir"]);

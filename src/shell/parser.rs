@@ -8,7 +8,7 @@
 //! capped so a hostile line cannot exhaust the stack.
 
 use super::hazards::{hazards_of_command, Hazard, HazardKind};
-use super::{Context, ItemKind, ShellAnalysis, SubCommand};
+use super::{Context, SubCommandKind, ShellAnalysis, SubCommand};
 
 /// Deepest nesting of substitutions, subshells and `sh -c` payloads that is followed.
 const MAX_DEPTH: usize = 24;
@@ -427,7 +427,7 @@ impl Parser {
         let (s, e) = self.span(start, last_end);
         let item = SubCommand {
             text,
-            kind: ItemKind::Command,
+            kind: SubCommandKind::Command,
             context: self.context,
             name: name.clone(),
             args: args.clone(),
@@ -565,7 +565,7 @@ impl Parser {
         let (s, e) = self.span(start, target.end);
         redirects.push(SubCommand {
             text,
-            kind: ItemKind::Redirect,
+            kind: SubCommandKind::Redirect,
             context: self.context,
             name: None,
             args: Vec::new(),

@@ -76,8 +76,8 @@ fn shell_payloads_are_analysed() {
 #[test]
 fn redirects_are_items_and_output_ones_are_hazards() {
     let a = analyze("echo x > ~/.bashrc 2>&1 < in.txt 2>/dev/null");
-    let got: Vec<(&str, ItemKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
-    assert_eq!(got, vec![("echo x", ItemKind::Command), ("> ~/.bashrc", ItemKind::Redirect), ("< in.txt", ItemKind::Redirect)]);
+    let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
+    assert_eq!(got, vec![("echo x", SubCommandKind::Command), ("> ~/.bashrc", SubCommandKind::Redirect), ("< in.txt", SubCommandKind::Redirect)]);
     assert_eq!(hazard_kinds("echo x > ~/.bashrc"), [HazardKind::OutputRedirect, HazardKind::OutputRedirect]);
     assert_eq!(hazard_kinds("ls >> log"), [HazardKind::OutputRedirect, HazardKind::OutputRedirect]);
     assert_eq!(hazard_kinds("ls &> log").len(), 2);
