@@ -2,7 +2,7 @@
 // web build (ES module, `init()` / `initSync({ module })`) behind one `exports` map.
 // wasm-pack never downloads (--mode no-install); wasm-opt comes from the npm `binaryen` package.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,6 +67,9 @@ function bundlerFriendlyRequires(glue) {
   writeFileSync(glue, source.replace(/require\(String\.raw`([^`\\'"$]+)`\)/g, (_, path) => `require(${JSON.stringify(path)})`));
 }
 
+// The MCP server guard: plain CommonJS over the engine's Node build (Node only: it reads and watches files).
+cpSync(join(root, 'js', 'mcp-server'), join(pkg, 'mcp-server'), { recursive: true });
+
 const version = readFileSync(join(root, 'Cargo.toml'), 'utf8').match(/^version = "([^"]+)"/m)[1];
 const node = { types: './node/toolgate.d.ts', default: './node/toolgate.js' };
 const web = { types: './web/toolgate.d.ts', default: './web/toolgate.js' };
@@ -88,11 +91,12 @@ const manifest = {
     './engine/node': engineNode,
     './engine/web': engineWeb,
     './engine/toolgate_engine_bg.wasm': './engine/web/toolgate_engine_bg.wasm',
+    './mcp-server': { types: './mcp-server/index.d.ts', default: './mcp-server/index.js' },
     './package.json': './package.json',
   },
-  files: ['node/', 'web/', 'engine/', 'README.md'],
+  files: ['node/', 'web/', 'engine/', 'mcp-server/', 'README.md'],
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
-console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/node/, engine/web/`);
+console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/node/, engine/web/, mcp-server/`);
