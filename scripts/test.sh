@@ -8,6 +8,9 @@ tier() { echo; echo "==> $*"; }
 tier "set-up"
 bash scripts/setup.sh
 
+tier "format: cargo fmt --check (rustfmt.toml)"
+cargo fmt --check
+
 tier "lint: clippy denies unwrap/expect/panic/indexing in shipped code (native and wasm32)"
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings

@@ -57,7 +57,13 @@ fn code_of<T: Serialize>(value: &T) -> String {
 impl From<&InputError> for Problem {
     fn from(e: &InputError) -> Self {
         let code = if e.line.is_some() { "invalidJson" } else { "invalidSettings" };
-        Problem { code: code.into(), message: e.to_string(), path: (!e.path.is_empty()).then(|| e.path.clone()), line: e.line, column: e.column }
+        Problem {
+            code: code.into(),
+            message: e.to_string(),
+            path: (!e.path.is_empty()).then(|| e.path.clone()),
+            line: e.line,
+            column: e.column,
+        }
     }
 }
 
@@ -93,7 +99,15 @@ pub fn invalid_rule_problem(spec: &PolicySpec, bad: &InvalidPattern) -> Problem 
     let layer = spec.layers.iter().position(|l| l.name == bad.layer).unwrap_or_default();
     Problem {
         code: "invalidPattern".into(),
-        message: format!("{} rule {} \"{}\" of layer \"{}\" for {}: {}", bad.list.settings_key(), bad.index, bad.pattern, bad.layer, bad.tool, bad.error),
+        message: format!(
+            "{} rule {} \"{}\" of layer \"{}\" for {}: {}",
+            bad.list.settings_key(),
+            bad.index,
+            bad.pattern,
+            bad.layer,
+            bad.tool,
+            bad.error
+        ),
         path: Some(bad.path(layer)),
         line: None,
         column: None,
@@ -139,7 +153,8 @@ pub fn validate_mode(mode: &ModeConfig, catalogue: &[CatalogueServer]) -> Valida
 
 /// A copy of a parsed Zed settings object with a permission option's change applied.
 pub fn apply_zed_change(settings: &Value, change: &SettingsChange) -> Answer<Value> {
-    zed::apply_change(settings, change).map_err(|message| vec![Problem { code: "cannotApplyChange".into(), message, path: None, line: None, column: None }])
+    zed::apply_change(settings, change)
+        .map_err(|message| vec![Problem { code: "cannotApplyChange".into(), message, path: None, line: None, column: None }])
 }
 
 /// The buttons of a permission prompt; "always" options write to `layer` (default `user`).
@@ -220,7 +235,11 @@ pub fn call_json(function: &str, args: &[Value]) -> Result<Value, String> {
     match function {
         "Policy.decide" => {
             let policy = Policy::new(arg(args, 0, "spec")?);
-            let call = Call { tool: arg(args, 1, "tool")?, inputs: input_list(args.get(2).cloned().unwrap_or(Value::Null))?, hook: arg(args, 3, "hook")? };
+            let call = Call {
+                tool: arg(args, 1, "tool")?,
+                inputs: input_list(args.get(2).cloned().unwrap_or(Value::Null))?,
+                hook: arg(args, 3, "hook")?,
+            };
             to_value::<Decision>(&policy.decide_call(&call))
         }
         "Policy.problems" => to_value(&policy_problems(&Policy::new(arg(args, 0, "spec")?))),
@@ -239,7 +258,9 @@ pub fn call_json(function: &str, args: &[Value]) -> Result<Value, String> {
             Ok(answer_json(&answer))
         }
         "validateModeRestrictions" => to_value(&validate_mode(&arg(args, 0, "mode")?, &arg::<Vec<CatalogueServer>>(args, 1, "catalogue")?)),
-        "applyZedSettingsChange" => Ok(answer_json(&apply_zed_change(&arg(args, 0, "settings")?, &arg(args, 1, "change")?).map(|s| json!({ "settings": s })))),
+        "applyZedSettingsChange" => {
+            Ok(answer_json(&apply_zed_change(&arg(args, 0, "settings")?, &arg(args, 1, "change")?).map(|s| json!({ "settings": s }))))
+        }
         "analyzeCommand" => to_value(&crate::shell::analyze(&arg::<String>(args, 0, "command")?)),
         "decideTerminalCommand" => {
             let settings: AutoRunSettings = arg(args, 1, "settings")?;

@@ -6,7 +6,7 @@
 //! allow rule of the catalogue's one Gasoline tool, whose calls are `(tool, action)` pairs, under a
 //! deny default (an empty list allows everything). [`crate::policy::Policy`] decides.
 
-use crate::policy::{CatalogueName, Call, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
+use crate::policy::{Call, CatalogueName, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
 use serde::Serialize;
 use std::fmt;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
@@ -90,19 +90,29 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineEr
     Parser::new_from_str(text)
         .load(&mut events, false)
         .map_err(|e| error_at(e.marker(), GasolineProblem::InvalidYaml, format!("invalid YAML: {}", e.info())))?;
-    let mut iter = events.0.into_iter().filter(|(e, _)| !matches!(e, Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd | Event::Nothing));
+    let mut iter = events
+        .0
+        .into_iter()
+        .filter(|(e, _)| !matches!(e, Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd | Event::Nothing));
     let Some((first, mark)) = iter.next() else { return Ok(None) };
     match first {
         Event::MappingStart(..) => {}
         Event::Scalar(value, ..) if value.is_empty() || value == "~" || value == "null" => return Ok(None),
-        _ => return Err(error_at(&mark, GasolineProblem::NotAMapping, "the allowlist must be a mapping with an `allowed_tools:` list".into())),
+        _ => {
+            return Err(error_at(
+                &mark,
+                GasolineProblem::NotAMapping,
+                "the allowlist must be a mapping with an `allowed_tools:` list".into(),
+            ))
+        }
     }
     let mut patterns = None;
     while let Some((event, mark)) = iter.next() {
         match event {
             Event::MappingEnd => break,
             Event::Scalar(key, ..) if key == "allowed_tools" => {
-                let (value, value_mark) = iter.next().ok_or_else(|| error_at(&mark, GasolineProblem::MissingValue, "`allowed_tools` has no value".into()))?;
+                let (value, value_mark) =
+                    iter.next().ok_or_else(|| error_at(&mark, GasolineProblem::MissingValue, "`allowed_tools` has no value".into()))?;
                 match value {
                     Event::SequenceStart(..) => {
                         let mut list = Vec::new();
@@ -110,7 +120,13 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineEr
                             match item {
                                 Event::SequenceEnd => break,
                                 Event::Scalar(pattern, ..) => list.push((pattern, item_mark)),
-                                _ => return Err(error_at(&item_mark, GasolineProblem::NotAString, "each allowed_tools entry must be a string such as \"observe.*\"".into())),
+                                _ => {
+                                    return Err(error_at(
+                                        &item_mark,
+                                        GasolineProblem::NotAString,
+                                        "each allowed_tools entry must be a string such as \"observe.*\"".into(),
+                                    ))
+                                }
                             }
                         }
                         patterns = Some(list);
@@ -119,8 +135,20 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineEr
                     _ => return Err(error_at(&value_mark, GasolineProblem::NotAList, "`allowed_tools` must be a list".into())),
                 }
             }
-            Event::Scalar(key, ..) => return Err(error_at(&mark, GasolineProblem::UnknownKey, format!("unknown key `{key}`: the allowlist file only has `allowed_tools`"))),
-            _ => return Err(error_at(&mark, GasolineProblem::UnexpectedStructure, "unexpected structure: keys must be plain strings".into())),
+            Event::Scalar(key, ..) => {
+                return Err(error_at(
+                    &mark,
+                    GasolineProblem::UnknownKey,
+                    format!("unknown key `{key}`: the allowlist file only has `allowed_tools`"),
+                ))
+            }
+            _ => {
+                return Err(error_at(
+                    &mark,
+                    GasolineProblem::UnexpectedStructure,
+                    "unexpected structure: keys must be plain strings".into(),
+                ))
+            }
         }
     }
     Ok(patterns)
@@ -161,7 +189,8 @@ impl GasolineAllowlist {
             check_pattern(pattern).map_err(|message| error_at(mark, GasolineProblem::InvalidPattern, message))?;
         }
         let patterns: Vec<String> = patterns.into_iter().map(|(p, _)| p).collect();
-        let policy = Policy::new(PolicySpec { layers: vec![layer_for(&patterns)], catalogue: CatalogueName::Gasoline, ..PolicySpec::default() });
+        let policy =
+            Policy::new(PolicySpec { layers: vec![layer_for(&patterns)], catalogue: CatalogueName::Gasoline, ..PolicySpec::default() });
         Ok(GasolineAllowlist { patterns, policy })
     }
 
@@ -195,7 +224,11 @@ impl GasolineAllowlist {
         }
         Err(ToolNotAllowed {
             error: "tool_not_allowed".into(),
-            message: format!("{} is not permitted. Allowed: {}", if action.is_empty() { tool.to_owned() } else { format!("{tool}.{action}") }, self.patterns.join(", ")),
+            message: format!(
+                "{} is not permitted. Allowed: {}",
+                if action.is_empty() { tool.to_owned() } else { format!("{tool}.{action}") },
+                self.patterns.join(", ")
+            ),
             tool: tool.to_owned(),
             action: action.to_owned(),
             allowed_tools: self.patterns.clone(),
@@ -230,10 +263,18 @@ allowed_tools:
     #[test]
     fn the_seed_file_allows_exactly_its_patterns() {
         let list = GasolineAllowlist::load(SEED).unwrap();
-        for (tool, action) in [("observe", "logs"), ("observe", "server_config"), ("interact", "navigate"), ("interact", "refresh"), ("generate", "reproduction")] {
+        for (tool, action) in [
+            ("observe", "logs"),
+            ("observe", "server_config"),
+            ("interact", "navigate"),
+            ("interact", "refresh"),
+            ("generate", "reproduction"),
+        ] {
             assert!(list.check(tool, action).is_ok(), "{tool}.{action}");
         }
-        for (tool, action) in [("interact", "execute_js"), ("generate", "test"), ("configure", "x"), ("interact", "navigatex"), ("interact", "")] {
+        for (tool, action) in
+            [("interact", "execute_js"), ("generate", "test"), ("configure", "x"), ("interact", "navigatex"), ("interact", "")]
+        {
             assert!(list.check(tool, action).is_err(), "{tool}.{action}");
         }
     }
@@ -333,7 +374,8 @@ allowed_tools:
 
     #[test]
     fn never_panics_on_arbitrary_text() {
-        let alphabet = ['a', ':', '-', ' ', '\n', '[', ']', '{', '}', '"', '\'', '#', '*', '.', '&', '|', '>', '!', '%', '\t', '@', '`', ','];
+        let alphabet =
+            ['a', ':', '-', ' ', '\n', '[', ']', '{', '}', '"', '\'', '#', '*', '.', '&', '|', '>', '!', '%', '\t', '@', '`', ','];
         for s in crate::test_support::random_strings(&alphabet, 20_000, 40, 0x2545_F491_4F6C_DD1D) {
             let _ = GasolineAllowlist::load(&s);
             let _ = GasolineAllowlist::load(&format!("allowed_tools:\n  - {s}"));

@@ -37,10 +37,15 @@ impl std::error::Error for InputError {}
 
 /// Parses JSON text into `T`, naming the offending field on failure.
 pub fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, InputError> {
-    let error = |path: String, err: &serde_json::Error| InputError { what: what.to_owned(), path, message: describe(err), line: None, column: None };
+    let error = |path: String, err: &serde_json::Error| InputError {
+        what: what.to_owned(),
+        path,
+        message: describe(err),
+        line: None,
+        column: None,
+    };
     let mut deserializer = serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(|err| error(err.path().to_string(), err.inner()))?;
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| error(err.path().to_string(), err.inner()))?;
     deserializer.end().map_err(|err| error(String::new(), &err))?;
     Ok(value)
 }

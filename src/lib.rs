@@ -10,11 +10,11 @@ pub mod api;
 pub mod cursor;
 pub mod gasoline;
 pub mod input;
+pub mod mcp;
 pub mod policy;
 pub mod roo;
 pub mod shell;
 pub mod zed;
-pub mod mcp;
 
 #[cfg(test)]
 mod test_support;

@@ -138,7 +138,8 @@ pub struct ModePolicy {
 
 impl ModePolicy {
     pub fn new(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettings>) -> Self {
-        let policy = Policy::new(PolicySpec { layers: vec![layer_for_mode(mode, servers)], catalogue: CatalogueName::Roo, ..PolicySpec::default() });
+        let policy =
+            Policy::new(PolicySpec { layers: vec![layer_for_mode(mode, servers)], catalogue: CatalogueName::Roo, ..PolicySpec::default() });
         ModePolicy { slug: mode.slug.clone(), policy }
     }
 
@@ -173,7 +174,10 @@ impl ModePolicy {
         catalogue
             .iter()
             .filter(|s| self.check_resource(&s.name).is_ok())
-            .map(|s| CatalogueServer { name: s.name.clone(), tools: s.tools.iter().filter(|t| self.check_tool(&s.name, &t.name).is_ok()).cloned().collect() })
+            .map(|s| CatalogueServer {
+                name: s.name.clone(),
+                tools: s.tools.iter().filter(|t| self.check_tool(&s.name, &t.name).is_ok()).cloned().collect(),
+            })
             .collect()
     }
 }
@@ -225,25 +229,50 @@ pub fn validate(mode: &ModeConfig, catalogue: &[CatalogueServer]) -> Vec<Restric
     let disallowed = r.disallowed_servers.clone().unwrap_or_default();
     for (i, s) in allowed.iter().enumerate() {
         if disallowed.contains(s) {
-            issue(Severity::Error, IssueCode::Conflict, format!("mcpRestrictions.allowedServers[{i}]"), format!("server \"{s}\" is both allowed and disallowed; disallowed wins"));
+            issue(
+                Severity::Error,
+                IssueCode::Conflict,
+                format!("mcpRestrictions.allowedServers[{i}]"),
+                format!("server \"{s}\" is both allowed and disallowed; disallowed wins"),
+            );
         }
         if !known(s) {
-            issue(Severity::Warning, IssueCode::UnknownServer, format!("mcpRestrictions.allowedServers[{i}]"), format!("server \"{s}\" is not configured"));
+            issue(
+                Severity::Warning,
+                IssueCode::UnknownServer,
+                format!("mcpRestrictions.allowedServers[{i}]"),
+                format!("server \"{s}\" is not configured"),
+            );
         }
     }
     for (i, s) in disallowed.iter().enumerate() {
         if !known(s) {
-            issue(Severity::Warning, IssueCode::UnknownServer, format!("mcpRestrictions.disallowedServers[{i}]"), format!("server \"{s}\" is not configured"));
+            issue(
+                Severity::Warning,
+                IssueCode::UnknownServer,
+                format!("mcpRestrictions.disallowedServers[{i}]"),
+                format!("server \"{s}\" is not configured"),
+            );
         }
     }
     let disallowed_tools = r.disallowed_tools.clone().unwrap_or_default();
     for (i, t) in r.allowed_tools.iter().flatten().enumerate() {
         let path = format!("mcpRestrictions.allowedTools[{i}]");
         if disallowed_tools.contains(t) {
-            issue(Severity::Error, IssueCode::Conflict, path.clone(), format!("tool \"{}\" on \"{}\" is both allowed and disallowed; disallowed wins", t.tool_name, t.server_name));
+            issue(
+                Severity::Error,
+                IssueCode::Conflict,
+                path.clone(),
+                format!("tool \"{}\" on \"{}\" is both allowed and disallowed; disallowed wins", t.tool_name, t.server_name),
+            );
         }
         if disallowed.contains(&t.server_name) || (r.allowed_servers.is_some() && !allowed.contains(&t.server_name)) {
-            issue(Severity::Warning, IssueCode::UnreachableTool, path.clone(), format!("tool \"{}\" can never be used: server \"{}\" is not allowed in this mode", t.tool_name, t.server_name));
+            issue(
+                Severity::Warning,
+                IssueCode::UnreachableTool,
+                path.clone(),
+                format!("tool \"{}\" can never be used: server \"{}\" is not allowed in this mode", t.tool_name, t.server_name),
+            );
         }
         if !has_tool(&t.server_name, &t.tool_name) {
             issue(Severity::Warning, IssueCode::UnknownTool, path, format!("server \"{}\" has no tool \"{}\"", t.server_name, t.tool_name));
@@ -251,7 +280,12 @@ pub fn validate(mode: &ModeConfig, catalogue: &[CatalogueServer]) -> Vec<Restric
     }
     for (i, t) in disallowed_tools.iter().enumerate() {
         if !has_tool(&t.server_name, &t.tool_name) {
-            issue(Severity::Warning, IssueCode::UnknownTool, format!("mcpRestrictions.disallowedTools[{i}]"), format!("server \"{}\" has no tool \"{}\"", t.server_name, t.tool_name));
+            issue(
+                Severity::Warning,
+                IssueCode::UnknownTool,
+                format!("mcpRestrictions.disallowedTools[{i}]"),
+                format!("server \"{}\" has no tool \"{}\"", t.server_name, t.tool_name),
+            );
         }
     }
     issues
@@ -281,14 +315,19 @@ mod tests {
         let p = ModePolicy::new(&mode(r#"{"slug":"code"}"#), &servers());
         assert!(p.check_tool("weather-server", "get_forecast").is_ok());
         assert!(p.check_tool("unconfigured", "x").is_ok(), "defaultEnabled defaults to true");
-        assert_eq!(p.check_tool("admin-server", "drop").unwrap_err(), "Tool \"use_mcp_tool\" is not allowed in code mode (server: admin-server, tool: drop).");
+        assert_eq!(
+            p.check_tool("admin-server", "drop").unwrap_err(),
+            "Tool \"use_mcp_tool\" is not allowed in code mode (server: admin-server, tool: drop)."
+        );
         assert!(p.check_resource("admin-server").is_err());
     }
 
     #[test]
     fn the_seeds_production_mode() {
-        let m = mode(r#"{"slug":"production-mode","name":"Production Mode","groups":["read","edit","mcp"],
-            "mcpRestrictions":{"allowedServers":["docs-server","weather-server"],"disallowedServers":["admin-server","database-admin"]}}"#);
+        let m = mode(
+            r#"{"slug":"production-mode","name":"Production Mode","groups":["read","edit","mcp"],
+            "mcpRestrictions":{"allowedServers":["docs-server","weather-server"],"disallowedServers":["admin-server","database-admin"]}}"#,
+        );
         let p = ModePolicy::new(&m, &servers());
         assert!(p.check_tool("docs-server", "search_docs").is_ok());
         assert!(p.check_tool("weather-server", "get_forecast").is_ok());
@@ -315,12 +354,15 @@ mod tests {
 
     #[test]
     fn tool_lists() {
-        let m = ModeConfig { slug: "secure-mode".into(), mcp_restrictions: Some(McpRestrictions {
-            allowed_servers: Some(vec!["weather-server".into(), "docs-server".into()]),
-            disallowed_servers: Some(vec!["admin-server".into()]),
-            allowed_tools: Some(vec![tool("weather-server", "get_forecast"), tool("docs-server", "search_docs")]),
-            disallowed_tools: Some(vec![tool("weather-server", "admin_function")]),
-        }) };
+        let m = ModeConfig {
+            slug: "secure-mode".into(),
+            mcp_restrictions: Some(McpRestrictions {
+                allowed_servers: Some(vec!["weather-server".into(), "docs-server".into()]),
+                disallowed_servers: Some(vec!["admin-server".into()]),
+                allowed_tools: Some(vec![tool("weather-server", "get_forecast"), tool("docs-server", "search_docs")]),
+                disallowed_tools: Some(vec![tool("weather-server", "admin_function")]),
+            }),
+        };
         let p = ModePolicy::new(&m, &servers());
         assert!(p.check_tool("weather-server", "get_forecast").is_ok());
         assert!(p.check_tool("docs-server", "search_docs").is_ok());
@@ -344,22 +386,30 @@ mod tests {
 
     #[test]
     fn the_catalogue_is_filtered_for_the_prompt() {
-        let catalogue: Vec<CatalogueServer> = serde_json::from_str(r#"[
+        let catalogue: Vec<CatalogueServer> = serde_json::from_str(
+            r#"[
             {"name":"weather-server","tools":[{"name":"get_forecast"},{"name":"admin_function"}]},
             {"name":"admin-server","tools":[{"name":"drop"}]},
-            {"name":"docs-server","tools":[{"name":"search_docs"},{"name":"edit_docs"}]}]"#).unwrap();
-        let m = mode(r#"{"slug":"secure","mcpRestrictions":{"allowedTools":[{"serverName":"weather-server","toolName":"get_forecast"},{"serverName":"docs-server","toolName":"search_docs"}]}}"#);
+            {"name":"docs-server","tools":[{"name":"search_docs"},{"name":"edit_docs"}]}]"#,
+        )
+        .unwrap();
+        let m = mode(
+            r#"{"slug":"secure","mcpRestrictions":{"allowedTools":[{"serverName":"weather-server","toolName":"get_forecast"},{"serverName":"docs-server","toolName":"search_docs"}]}}"#,
+        );
         let visible = ModePolicy::new(&m, &servers()).filter_catalogue(&catalogue);
-        let names: Vec<(String, Vec<String>)> = visible.into_iter().map(|s| (s.name, s.tools.into_iter().map(|t| t.name).collect())).collect();
+        let names: Vec<(String, Vec<String>)> =
+            visible.into_iter().map(|s| (s.name, s.tools.into_iter().map(|t| t.name).collect())).collect();
         assert_eq!(names, vec![("weather-server".into(), vec!["get_forecast".into()]), ("docs-server".into(), vec!["search_docs".into()])]);
     }
 
     #[test]
     fn validation_reports_conflicts_and_unknown_names() {
         let catalogue = vec![CatalogueServer { name: "docs".into(), tools: vec![CatalogueTool { name: "search".into() }] }];
-        let m = mode(r#"{"slug":"m","mcpRestrictions":{"allowedServers":["docs","ghost"],"disallowedServers":["docs"],
+        let m = mode(
+            r#"{"slug":"m","mcpRestrictions":{"allowedServers":["docs","ghost"],"disallowedServers":["docs"],
             "allowedTools":[{"serverName":"docs","toolName":"search"},{"serverName":"docs","toolName":"nope"}],
-            "disallowedTools":[{"serverName":"docs","toolName":"search"}]}}"#);
+            "disallowedTools":[{"serverName":"docs","toolName":"search"}]}}"#,
+        );
         let issues = validate(&m, &catalogue);
         let got: Vec<(Severity, &str)> = issues.iter().map(|i| (i.severity, i.path.as_str())).collect();
         assert!(got.contains(&(Severity::Error, "mcpRestrictions.allowedServers[0]")), "{issues:?}");

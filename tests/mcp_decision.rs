@@ -146,11 +146,7 @@ fn invalid_entries_match_nothing_and_are_reported() {
 
 #[test]
 fn admin_controlled_uses_only_the_admin_list() {
-    let s = McpSettings {
-        is_admin_controlled: true,
-        admin_mcp_allowed_tools: vec!["docs:*".into()],
-        ..open(&["github:*"])
-    };
+    let s = McpSettings { is_admin_controlled: true, admin_mcp_allowed_tools: vec!["docs:*".into()], ..open(&["github:*"]) };
     // The user's own entry does not count.
     let d = decide_mcp("github", "x", s.clone(), Yolo);
     assert!(d.need_approval);

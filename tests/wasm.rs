@@ -84,15 +84,19 @@ fn the_instance_stays_usable_after_errors() {
     for _ in 0..100 {
         assert!(decide_mcp(JsValue::UNDEFINED, JsValue::UNDEFINED, settings("null"), JsAutoRunMode::Yolo).is_err());
     }
-    let d: JsValue = decide_mcp("s".into(), "t".into(), settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["s:t"]}"#), JsAutoRunMode::Yolo)
-        .unwrap()
-        .js_value();
+    let d: JsValue =
+        decide_mcp("s".into(), "t".into(), settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["s:t"]}"#), JsAutoRunMode::Yolo)
+            .unwrap()
+            .js_value();
     assert_eq!(get(&d, "needApproval"), JsValue::FALSE);
 }
 
 #[wasm_bindgen_test]
 fn optional_arguments_may_be_omitted() {
-    let split: JsValue = split_tool_name("mcp_my_server_tool".into(), Some(tsify::Ts::new_unchecked(js(r#"{"knownServerIds":["my_server"]}"#)))).unwrap().js_value();
+    let split: JsValue =
+        split_tool_name("mcp_my_server_tool".into(), Some(tsify::Ts::new_unchecked(js(r#"{"knownServerIds":["my_server"]}"#))))
+            .unwrap()
+            .js_value();
     assert_eq!(get(&split, "serverId"), JsValue::from_str("my_server"));
     let split: JsValue = split_tool_name("read".into(), None).unwrap().js_value();
     assert!(get(&split, "serverId").is_undefined());

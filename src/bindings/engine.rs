@@ -143,7 +143,10 @@ impl JsPolicy {
 
 /// Splits a command line into the sub-commands rules see, with their hazards (`shell`: default posix).
 #[wasm_bindgen(js_name = analyzeCommand)]
-pub fn analyze_command(#[wasm_bindgen(unchecked_param_type = "string")] command: JsValue, shell: Option<Ts<Shell>>) -> Result<Ts<crate::shell::ShellAnalysis>, JsValue> {
+pub fn analyze_command(
+    #[wasm_bindgen(unchecked_param_type = "string")] command: JsValue,
+    shell: Option<Ts<Shell>>,
+) -> Result<Ts<crate::shell::ShellAnalysis>, JsValue> {
     let command = string_arg(&command, "command")?;
     let shell: Option<Shell> = optional_json_arg(shell.map(|s| s.js_value()), "shell")?;
     to_ts(&crate::shell::analyze_in(shell.unwrap_or_default(), &command))
@@ -173,7 +176,9 @@ pub fn apply_zed_settings_change(
 // ---------------------------------------------------------------------------------------
 // The Cursor approval flow (seed 003).
 
-use crate::cursor::{self, review::Allowlists, AutoRunControls, AutoRunSettings, ComposerState, HookResult, Review, ReviewKind, ReviewOption, ReviewRequest};
+use crate::cursor::{
+    self, review::Allowlists, AutoRunControls, AutoRunSettings, ComposerState, HookResult, Review, ReviewKind, ReviewOption, ReviewRequest,
+};
 
 fn hook_arg(hook: Option<Ts<HookResult>>) -> Result<Option<HookResult>, JsValue> {
     match hook.map(|h| h.js_value()).filter(|h| !h.is_undefined() && !h.is_null()) {
@@ -406,7 +411,10 @@ impl JsRooMode {
 
     /// The servers and tools the mode may see, for its prompt.
     #[wasm_bindgen(js_name = filterCatalogue, unchecked_return_type = "CatalogueServer[]")]
-    pub fn filter_catalogue(&self, #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue) -> Result<JsValue, JsValue> {
+    pub fn filter_catalogue(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let catalogue: Vec<roo::CatalogueServer> = json_arg(&catalogue, "catalogue")?;
         to_js(&self.inner.filter_catalogue(&catalogue))
     }
@@ -414,7 +422,10 @@ impl JsRooMode {
 
 /// Problems with a mode's restrictions: conflicts are errors, unknown names warnings.
 #[wasm_bindgen(js_name = validateModeRestrictions)]
-pub fn validate_mode_restrictions(mode: Ts<roo::ModeConfig>, #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue) -> Result<Ts<api::Validation>, JsValue> {
+pub fn validate_mode_restrictions(
+    mode: Ts<roo::ModeConfig>,
+    #[wasm_bindgen(unchecked_param_type = "CatalogueServer[]")] catalogue: JsValue,
+) -> Result<Ts<api::Validation>, JsValue> {
     let mode: roo::ModeConfig = json_arg(&mode.js_value(), "mode")?;
     let catalogue: Vec<roo::CatalogueServer> = json_arg(&catalogue, "catalogue")?;
     to_ts(&api::validate_mode(&mode, &catalogue))

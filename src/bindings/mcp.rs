@@ -4,9 +4,9 @@
 
 use super::{error, json_arg, optional_json_arg, string_arg, to_js, to_ts};
 use crate::api;
+use crate::mcp::{self, AutoRunMode, McpSettings};
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
-use crate::mcp::{self, AutoRunMode, McpSettings};
 
 #[wasm_bindgen(inline_js = r#"
 // The hot path's only hand-written glue: copies two ASCII strings into a buffer the policy
@@ -54,14 +54,7 @@ impl PairBuffer {
 
     /// Runs `f` on the two strings, copied in one crossing when both are short ASCII strings,
     /// else through [`string_arg`] with its type and well-formedness checks.
-    fn with_pair<R>(
-        &self,
-        a: &JsValue,
-        a_name: &str,
-        b: &JsValue,
-        b_name: &str,
-        f: impl FnOnce(&str, &str) -> R,
-    ) -> Result<R, JsValue> {
+    fn with_pair<R>(&self, a: &JsValue, a_name: &str, b: &JsValue, b_name: &str, f: impl FnOnce(&str, &str) -> R) -> Result<R, JsValue> {
         if let Ok(mut buffer) = self.0.try_borrow_mut() {
             let code = copy_ascii_pair(a, b, buffer.as_mut_ptr(), PAIR_CAPACITY);
             if let Ok(code) = usize::try_from(code) {
@@ -101,14 +94,16 @@ impl JsAutoRunMode {
 }
 
 fn mode_arg(mode: JsAutoRunMode) -> Result<AutoRunMode, JsValue> {
-    mode.to_core()
-        .ok_or_else(|| error(&format!("mode must be one of {}", AutoRunMode::NAMES.join(", "))))
+    mode.to_core().ok_or_else(|| error(&format!("mode must be one of {}", AutoRunMode::NAMES.join(", "))))
 }
 
 /// Checks a server or tool name: non-empty, at most 256 characters, not only whitespace,
 /// and no `:` or `*` unless it is exactly `*`. `kind` only words the message.
 #[wasm_bindgen(js_name = validateName, unchecked_return_type = "{ ok: true } | { ok: false, errors: Problem[] }")]
-pub fn validate_name(#[wasm_bindgen(unchecked_param_type = "string")] name: JsValue, kind: Option<Ts<mcp::NameKind>>) -> Result<JsValue, JsValue> {
+pub fn validate_name(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    kind: Option<Ts<mcp::NameKind>>,
+) -> Result<JsValue, JsValue> {
     let name = string_arg(&name, "name")?;
     let kind = optional_json_arg(kind.map(|k| k.js_value()), "kind")?;
     to_js(&api::answer_json(&api::check_name(&name, kind)))
@@ -258,9 +253,7 @@ impl JsMcpPolicy {
         mode: JsAutoRunMode,
     ) -> Result<bool, JsValue> {
         let mode = mode_arg(mode)?;
-        self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| {
-            self.inner.needs_approval(server, tool, mode)
-        })
+        self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| self.inner.needs_approval(server, tool, mode))
     }
 
     /// Whether the allowlist that counts (the admin's when admin-controlled) allows the call.
@@ -271,9 +264,7 @@ impl JsMcpPolicy {
         #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
     ) -> Result<bool, JsValue> {
-        self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| {
-            self.inner.is_allowlisted(server, tool)
-        })
+        self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| self.inner.is_allowlisted(server, tool))
     }
 
     /// Invalid entries of the allowlist that counts; they match nothing.
@@ -282,4 +273,3 @@ impl JsMcpPolicy {
         to_js(&self.inner.invalid_entries())
     }
 }
-

@@ -57,9 +57,7 @@ pub(crate) fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue>
         return Err(type_error(&format!("{what} must be a string, got {}", describe_type(value))));
     };
     if text.contains(char::REPLACEMENT_CHARACTER) && !value.unchecked_ref::<CheckedString>().is_well_formed() {
-        return Err(type_error(&format!(
-            "{what} is not well-formed UTF-16 (it contains a lone surrogate)"
-        )));
+        return Err(type_error(&format!("{what} is not well-formed UTF-16 (it contains a lone surrogate)")));
     }
     Ok(text)
 }
@@ -109,4 +107,3 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 pub(crate) fn to_ts<T: Serialize + tsify::Tsify>(value: &T) -> Result<Ts<T>, JsValue> {
     to_js(value).map(Ts::new_unchecked)
 }
-

@@ -57,7 +57,11 @@ pub fn file_policy(workspace_roots: &[String], settings: &AutoRunSettings) -> Po
     }
     if settings.outside_workspace_protection {
         let roots = workspace_roots.to_vec();
-        gates.push(ask(Condition::OutsideRoots { roots }, Reason::OutsideWorkspace, "{item} is outside the workspace and outside-workspace protection is on"));
+        gates.push(ask(
+            Condition::OutsideRoots { roots },
+            Reason::OutsideWorkspace,
+            "{item} is outside the workspace and outside-workspace protection is on",
+        ));
     }
     if settings.delete_file_protection {
         let gate = ask(Condition::Always, Reason::DeleteProtection, "deleting {item} needs approval: delete-file protection is on");
@@ -69,7 +73,13 @@ pub fn file_policy(workspace_roots: &[String], settings: &AutoRunSettings) -> Po
 }
 
 /// Decides whether a file write or delete needs approval.
-pub fn decide_file_operation(operation: FileOperation, path: &str, workspace_roots: &[String], settings: &AutoRunSettings, hook: Option<HookResult>) -> FileDecision {
+pub fn decide_file_operation(
+    operation: FileOperation,
+    path: &str,
+    workspace_roots: &[String],
+    settings: &AutoRunSettings,
+    hook: Option<HookResult>,
+) -> FileDecision {
     let normalized_path = normalize_path(path);
     let policy = Policy::new(file_policy(workspace_roots, settings));
     let decision = policy.decide_call(&Call { tool: operation.tool().to_owned(), inputs: vec![normalized_path.clone()], hook });
@@ -110,12 +120,19 @@ mod tests {
 
     #[test]
     fn each_protection_is_a_setting() {
-        let s = AutoRunSettings { dot_files_protection: false, outside_workspace_protection: false, delete_file_protection: true, ..yolo() };
+        let s =
+            AutoRunSettings { dot_files_protection: false, outside_workspace_protection: false, delete_file_protection: true, ..yolo() };
         assert_eq!(reason(FileOperation::Write, ".env", &s), Reason::AutoRun);
         assert_eq!(reason(FileOperation::Write, "/etc/x", &s), Reason::AutoRun);
         assert_eq!(reason(FileOperation::Delete, "src/old.rs", &s), Reason::DeleteProtection);
-        assert_eq!(reason(FileOperation::Write, "x", &AutoRunSettings { mode: AutoRunMode::AskEveryTime, ..s.clone() }), Reason::AskEveryTime);
-        assert_eq!(reason(FileOperation::Write, "x", &AutoRunSettings { is_disabled_by_admin: true, ..s.clone() }), Reason::DisabledByAdmin);
+        assert_eq!(
+            reason(FileOperation::Write, "x", &AutoRunSettings { mode: AutoRunMode::AskEveryTime, ..s.clone() }),
+            Reason::AskEveryTime
+        );
+        assert_eq!(
+            reason(FileOperation::Write, "x", &AutoRunSettings { is_disabled_by_admin: true, ..s.clone() }),
+            Reason::DisabledByAdmin
+        );
         assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Ask)).reason, Reason::HookAsked);
         assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Reject)).reason, Reason::RejectedByHook);
     }

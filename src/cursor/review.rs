@@ -124,7 +124,14 @@ pub struct ReviewOutcome {
 impl ReviewOutcome {
     /// Nothing runs and nothing changes: a cancelled review, or the start of an answer.
     fn declined() -> Self {
-        ReviewOutcome { result: ReviewResultType::None, approved: false, command_allowlist: None, mcp_allowed_tools: None, switch_to_default_agent_mode: false, feedback: None }
+        ReviewOutcome {
+            result: ReviewResultType::None,
+            approved: false,
+            command_allowlist: None,
+            mcp_allowed_tools: None,
+            switch_to_default_agent_mode: false,
+            feedback: None,
+        }
     }
 }
 
@@ -136,9 +143,13 @@ pub enum ReviewError {
     AlreadyRequested,
     AlreadyDone,
     NotRequested,
-    OptionNotOffered { option: ReviewOption },
+    OptionNotOffered {
+        option: ReviewOption,
+    },
     /// "Allowlist tool" for an MCP review whose names are not valid entries.
-    InvalidTool { message: String },
+    InvalidTool {
+        message: String,
+    },
 }
 
 impl fmt::Display for ReviewError {
@@ -157,7 +168,16 @@ impl std::error::Error for ReviewError {}
 
 impl Review {
     pub fn new(kind: ReviewKind) -> Self {
-        Review { kind, status: ReviewStatus::None, candidates_for_allowlist: Vec::new(), tool_name: None, server_name: None, selected_option: None, final_feedback_text: None, approval_type: None }
+        Review {
+            kind,
+            status: ReviewStatus::None,
+            candidates_for_allowlist: Vec::new(),
+            tool_name: None,
+            server_name: None,
+            selected_option: None,
+            final_feedback_text: None,
+            approval_type: None,
+        }
     }
 
     /// `none → requested`, recording what the review is about.
@@ -199,19 +219,28 @@ impl Review {
 
     pub fn header_text(&self) -> String {
         match self.kind {
-            ReviewKind::Terminal if !self.candidates_for_allowlist.is_empty() => format!("Run '{}'?", self.candidates_for_allowlist.join(", ")),
+            ReviewKind::Terminal if !self.candidates_for_allowlist.is_empty() => {
+                format!("Run '{}'?", self.candidates_for_allowlist.join(", "))
+            }
             ReviewKind::Terminal => "Run command?".to_owned(),
-            ReviewKind::Mcp => match (self.tool_name.as_deref().filter(|t| !t.is_empty()), self.server_name.as_deref().filter(|s| !s.is_empty())) {
-                (Some(tool), Some(server)) => format!("Run {tool} on {server}?"),
-                (Some(tool), None) => format!("Run {tool}?"),
-                (None, _) => "Run MCP tool?".to_owned(),
-            },
+            ReviewKind::Mcp => {
+                match (self.tool_name.as_deref().filter(|t| !t.is_empty()), self.server_name.as_deref().filter(|s| !s.is_empty())) {
+                    (Some(tool), Some(server)) => format!("Run {tool} on {server}?"),
+                    (Some(tool), None) => format!("Run {tool}?"),
+                    (None, _) => "Run MCP tool?".to_owned(),
+                }
+            }
             ReviewKind::Edit => "Keep this edit?".to_owned(),
         }
     }
 
     /// `requested → done` with the chosen option; returns the finished review and what it means.
-    pub fn answer(&self, option: ReviewOption, feedback: Option<String>, lists: &Allowlists) -> Result<(Review, ReviewOutcome), ReviewError> {
+    pub fn answer(
+        &self,
+        option: ReviewOption,
+        feedback: Option<String>,
+        lists: &Allowlists,
+    ) -> Result<(Review, ReviewOutcome), ReviewError> {
         match self.status {
             ReviewStatus::None => return Err(ReviewError::NotRequested),
             ReviewStatus::Done => return Err(ReviewError::AlreadyDone),
@@ -281,17 +310,30 @@ mod tests {
 
     fn requested(kind: ReviewKind, candidates: &[&str], tool: Option<&str>, server: Option<&str>) -> Review {
         Review::new(kind)
-            .request(ReviewRequest { candidates_for_allowlist: candidates.iter().map(|s| s.to_string()).collect(), tool_name: tool.map(str::to_owned), server_name: server.map(str::to_owned) })
+            .request(ReviewRequest {
+                candidates_for_allowlist: candidates.iter().map(|s| s.to_string()).collect(),
+                tool_name: tool.map(str::to_owned),
+                server_name: server.map(str::to_owned),
+            })
             .unwrap()
     }
 
     #[test]
     fn options_per_kind() {
-        assert_eq!(requested(ReviewKind::Terminal, &["rm"], None, None).options(), [Run, Skip, RejectAndTellWhatToDoDifferently, AllowlistCommands]);
+        assert_eq!(
+            requested(ReviewKind::Terminal, &["rm"], None, None).options(),
+            [Run, Skip, RejectAndTellWhatToDoDifferently, AllowlistCommands]
+        );
         assert_eq!(requested(ReviewKind::Terminal, &[], None, None).options(), [Run, Skip, RejectAndTellWhatToDoDifferently]);
-        assert_eq!(requested(ReviewKind::Mcp, &[], Some("create_issue"), Some("github")).options(), [Run, Skip, RejectAndTellWhatToDoDifferently, AllowlistTool]);
+        assert_eq!(
+            requested(ReviewKind::Mcp, &[], Some("create_issue"), Some("github")).options(),
+            [Run, Skip, RejectAndTellWhatToDoDifferently, AllowlistTool]
+        );
         assert_eq!(requested(ReviewKind::Mcp, &[], None, Some("github")).options(), [Run, Skip, RejectAndTellWhatToDoDifferently]);
-        assert_eq!(requested(ReviewKind::Edit, &[], None, None).options(), [Accept, RejectAndTellWhatToDoDifferently, SwitchToDefaultAgentMode]);
+        assert_eq!(
+            requested(ReviewKind::Edit, &[], None, None).options(),
+            [Accept, RejectAndTellWhatToDoDifferently, SwitchToDefaultAgentMode]
+        );
     }
 
     #[test]
@@ -307,12 +349,21 @@ mod tests {
     #[test]
     fn legal_transitions_and_results() {
         let lists = Allowlists::default();
-        for (option, result, approved) in [(Run, ReviewResultType::Run, true), (Skip, ReviewResultType::Skip, false), (RejectAndTellWhatToDoDifferently, ReviewResultType::RejectAndTellWhatToDoDifferently, false)] {
+        for (option, result, approved) in [
+            (Run, ReviewResultType::Run, true),
+            (Skip, ReviewResultType::Skip, false),
+            (RejectAndTellWhatToDoDifferently, ReviewResultType::RejectAndTellWhatToDoDifferently, false),
+        ] {
             let (done, outcome) = requested(ReviewKind::Terminal, &[], None, None).answer(option, Some("use make".into()), &lists).unwrap();
-            assert_eq!((done.status, done.selected_option, outcome.result, outcome.approved), (ReviewStatus::Done, Some(option), result, approved));
+            assert_eq!(
+                (done.status, done.selected_option, outcome.result, outcome.approved),
+                (ReviewStatus::Done, Some(option), result, approved)
+            );
             assert_eq!(done.approval_type, Some(if approved { ApprovalType::User } else { ApprovalType::None }));
         }
-        let (done, outcome) = requested(ReviewKind::Terminal, &[], None, None).answer(RejectAndTellWhatToDoDifferently, Some("use make".into()), &lists).unwrap();
+        let (done, outcome) = requested(ReviewKind::Terminal, &[], None, None)
+            .answer(RejectAndTellWhatToDoDifferently, Some("use make".into()), &lists)
+            .unwrap();
         assert_eq!((done.final_feedback_text.as_deref(), outcome.feedback.as_deref()), (Some("use make"), Some("use make")));
         let (_, outcome) = requested(ReviewKind::Edit, &[], None, None).answer(SwitchToDefaultAgentMode, None, &lists).unwrap();
         assert!(outcome.approved && outcome.switch_to_default_agent_mode && outcome.result == ReviewResultType::Accept);
@@ -331,7 +382,10 @@ mod tests {
         assert_eq!(done.answer(Run, None, &Allowlists::default()).unwrap_err(), ReviewError::AlreadyDone);
         assert_eq!(done.cancel().unwrap_err(), ReviewError::AlreadyDone);
         assert_eq!(done.request(ReviewRequest::default()).unwrap_err(), ReviewError::AlreadyDone);
-        assert_eq!(req.answer(AllowlistCommands, None, &Allowlists::default()).unwrap_err(), ReviewError::OptionNotOffered { option: AllowlistCommands });
+        assert_eq!(
+            req.answer(AllowlistCommands, None, &Allowlists::default()).unwrap_err(),
+            ReviewError::OptionNotOffered { option: AllowlistCommands }
+        );
         assert_eq!(req.answer(Accept, None, &Allowlists::default()).unwrap_err(), ReviewError::OptionNotOffered { option: Accept });
     }
 
@@ -346,7 +400,8 @@ mod tests {
     #[test]
     fn allowlisting_a_tool_uses_the_mcp_insertion() {
         let lists = Allowlists { mcp_allowed_tools: vec!["github:*".into()], ..Allowlists::default() };
-        let (_, outcome) = requested(ReviewKind::Mcp, &[], Some("create_issue"), Some("github")).answer(AllowlistTool, None, &lists).unwrap();
+        let (_, outcome) =
+            requested(ReviewKind::Mcp, &[], Some("create_issue"), Some("github")).answer(AllowlistTool, None, &lists).unwrap();
         assert_eq!(outcome.mcp_allowed_tools, Some(vec!["github:*".to_owned()]), "already covered by the wildcard");
         let (_, outcome) = requested(ReviewKind::Mcp, &[], Some("search"), Some("docs")).answer(AllowlistTool, None, &lists).unwrap();
         assert_eq!(outcome.mcp_allowed_tools, Some(vec!["github:*".to_owned(), "docs:search".to_owned()]));

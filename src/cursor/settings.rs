@@ -201,7 +201,13 @@ mod tests {
 
     #[test]
     fn migration_maps_the_legacy_toggles_to_protections() {
-        let s = ComposerState { yolo_mcp_tools_disabled: false, yolo_delete_file_disabled: true, yolo_dot_files_disabled: false, yolo_command_allowlist: vec!["git".into()], ..ComposerState::default() };
+        let s = ComposerState {
+            yolo_mcp_tools_disabled: false,
+            yolo_delete_file_disabled: true,
+            yolo_dot_files_disabled: false,
+            yolo_command_allowlist: vec!["git".into()],
+            ..ComposerState::default()
+        };
         let m = migrate(&s);
         assert!(!m.mcp_tools_protection && m.delete_file_protection && !m.dot_files_protection && m.outside_workspace_protection);
         assert_eq!(m.command_allowlist, vec!["git".to_owned()]);
@@ -209,11 +215,18 @@ mod tests {
 
     #[test]
     fn admin_controls_replace_lists_and_protections() {
-        let user = AutoRunSettings { command_allowlist: vec!["rm".into()], mcp_allowed_tools: vec!["*:*".into()], ..migrate(&ComposerState { use_yolo_mode: true, yolo_enable_run_everything: true, ..ComposerState::default() }) };
+        let user = AutoRunSettings {
+            command_allowlist: vec!["rm".into()],
+            mcp_allowed_tools: vec!["*:*".into()],
+            ..migrate(&ComposerState { use_yolo_mode: true, yolo_enable_run_everything: true, ..ComposerState::default() })
+        };
         let controls: AutoRunControls = serde_json::from_str(r#"{"enabled":true,"allowed":["git"],"blocked":["curl"],"disable_mcp_auto_run":true,"delete_file_protection":true,"mcp_tool_allowlist":["docs:*"],"browser_protection":true}"#).unwrap();
         let s = apply_admin_controls(&user, &controls);
         assert!(s.is_admin_controlled && !s.is_disabled_by_admin);
-        assert_eq!((s.command_allowlist.clone(), s.command_blocklist.clone(), s.mcp_allowed_tools.clone()), (vec!["git".to_owned()], vec!["curl".to_owned()], vec!["docs:*".to_owned()]));
+        assert_eq!(
+            (s.command_allowlist.clone(), s.command_blocklist.clone(), s.mcp_allowed_tools.clone()),
+            (vec!["git".to_owned()], vec!["curl".to_owned()], vec!["docs:*".to_owned()])
+        );
         assert!(s.mcp_tools_protection && s.delete_file_protection && s.playwright_protection);
         assert_eq!(s.mode, AutoRunMode::Yolo, "run-everything needs the admin's enable_run_everything");
         let allow_all = AutoRunControls { enable_run_everything: true, ..controls.clone() };
@@ -226,7 +239,8 @@ mod tests {
         let s = apply_admin_controls(&user, &AutoRunControls { enabled: true, ..AutoRunControls::default() });
         assert!(s.is_disabled_by_admin);
         assert_eq!(apply_admin_controls(&user, &AutoRunControls::default()), user, "disabled controls change nothing");
-        let camel: AutoRunControls = serde_json::from_str(r#"{"enabled":true,"enableRunEverything":true,"mcpToolAllowlist":["a:b"]}"#).unwrap();
+        let camel: AutoRunControls =
+            serde_json::from_str(r#"{"enabled":true,"enableRunEverything":true,"mcpToolAllowlist":["a:b"]}"#).unwrap();
         assert!(camel.enable_run_everything && camel.mcp_tool_allowlist.len() == 1);
     }
 }

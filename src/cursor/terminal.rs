@@ -89,7 +89,11 @@ fn gates(settings: &AutoRunSettings) -> Vec<Gate> {
     }
     gates.push(ask(Condition::RemovesProtectedTree, Reason::CatastrophicRemoval, None));
     if !run_everything {
-        gates.push(ask(Condition::CannotVouch { unless_unrestricted: false }, Reason::ParseFailed, Some("the command could not be fully parsed ({detail})")));
+        gates.push(ask(
+            Condition::CannotVouch { unless_unrestricted: false },
+            Reason::ParseFailed,
+            Some("the command could not be fully parsed ({detail})"),
+        ));
     }
     gates.push(ask(Condition::ConfirmRule, Reason::Blocklisted, None));
     gates.push(ask(Condition::NothingToCheck, Reason::EmptyCommand, None));
@@ -120,7 +124,11 @@ pub fn terminal_policy(settings: &AutoRunSettings) -> PolicySpec {
         ..ToolRulesSpec::default()
     };
     PolicySpec {
-        layers: vec![LayerSpec { name: LAYER.into(), tools: [(CURSOR_TERMINAL.to_owned(), rules)].into_iter().collect(), ..LayerSpec::default() }],
+        layers: vec![LayerSpec {
+            name: LAYER.into(),
+            tools: [(CURSOR_TERMINAL.to_owned(), rules)].into_iter().collect(),
+            ..LayerSpec::default()
+        }],
         catalogue: CatalogueName::Cursor,
         suggest: SuggestionForm::Prefix,
         gates: Some(gates(settings)),
@@ -140,7 +148,11 @@ pub fn terminal_view(decision: &Decision) -> TerminalDecision {
         need_approval: decision.outcome != Outcome::Allow,
         reason: decision.reason,
         message: decision.message.clone(),
-        candidates_for_allowlist: if decision.reason == Reason::NotAllowlisted { decision.suggestions.iter().map(|s| s.pattern.clone()).collect() } else { Vec::new() },
+        candidates_for_allowlist: if decision.reason == Reason::NotAllowlisted {
+            decision.suggestions.iter().map(|s| s.pattern.clone()).collect()
+        } else {
+            Vec::new()
+        },
         approval_type: ApprovalType::of(decision.reason),
         sub_command,
         entry: decision.rule.as_ref().filter(|_| decision.reason == Reason::Blocklisted).map(|r| r.pattern.clone()),
@@ -195,7 +207,16 @@ mod tests {
 
     #[test]
     fn sudo_anywhere_needs_approval_even_when_allowlisted_or_in_run_everything() {
-        for command in ["sudo ls", "ls; sudo rm x", "echo $(sudo id)", "ls | sudo tee f", "/usr/bin/sudo ls", "env sudo ls", "nice -n 5 sudo ls", "command sudo ls"] {
+        for command in [
+            "sudo ls",
+            "ls; sudo rm x",
+            "echo $(sudo id)",
+            "ls | sudo tee f",
+            "/usr/bin/sudo ls",
+            "env sudo ls",
+            "nice -n 5 sudo ls",
+            "command sudo ls",
+        ] {
             for mode in [AutoRunMode::Yolo, AutoRunMode::FullYolo] {
                 let d = decide_terminal(command, &settings(mode, &["ls", "sudo", "echo", "tee"]), None);
                 assert!(d.need_approval, "{command} {mode:?}");

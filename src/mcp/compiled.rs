@@ -118,7 +118,6 @@ mod tests {
         assert_eq!(c.first_match("ok", "tool"), Some(2));
         assert!(c.invalid_entries()[1].message.contains("exactly one ':'"));
     }
-
 }
 
 /// Property tests need proptest, which is native-only.

@@ -8,7 +8,9 @@
 use super::compiled::{CompiledAllowlist, InvalidEntry};
 use super::name::{validate_name, NameError, NameKind};
 use crate::policy::catalogue::CURSOR_MCP;
-use crate::policy::{CatalogueName, Condition, Decision, Gate, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, Reason, RuleSpec, ToolRulesSpec};
+use crate::policy::{
+    CatalogueName, Condition, Decision, Gate, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, Reason, RuleSpec, ToolRulesSpec,
+};
 use serde::{Deserialize, Serialize};
 
 /// Server ids of the built-in browser (Playwright) tools, which have their own protection.
@@ -149,7 +151,9 @@ fn gates(s: &McpSettings, mode: AutoRunMode) -> Vec<Gate> {
     // Seed: both auto-run flags read false while the administrator has disabled auto-run.
     let auto_run = !s.is_disabled_by_admin && mode != AutoRunMode::AskEveryTime;
     let run_everything = auto_run && mode == AutoRunMode::FullYolo;
-    let gate = |when, outcome, reason, message: &str| Gate { message: Some(message.to_owned()), ..Gate::new(when, outcome, reason) }.for_tools(&[CURSOR_MCP]);
+    let gate = |when, outcome, reason, message: &str| {
+        Gate { message: Some(message.to_owned()), ..Gate::new(when, outcome, reason) }.for_tools(&[CURSOR_MCP])
+    };
     let ask = |when, reason, message: &str| gate(when, Outcome::Confirm, reason, message);
     let mut gates = vec![ask(Condition::InvalidName, Reason::InvalidName, "{detail}; a call with an invalid name always needs approval")];
     if !s.mcp_allowlists_enabled {
@@ -158,9 +162,18 @@ fn gates(s: &McpSettings, mode: AutoRunMode) -> Vec<Gate> {
         } else if !auto_run {
             ask(Condition::Always, Reason::AskEveryTime, "auto-run is off (ask_every_time): every call needs approval")
         } else if s.yolo_mcp_tools_disabled {
-            ask(Condition::Always, Reason::LegacyProtection, "the mcp_allowlists feature is off and MCP auto-run is disabled (yoloMcpToolsDisabled)")
+            ask(
+                Condition::Always,
+                Reason::LegacyProtection,
+                "the mcp_allowlists feature is off and MCP auto-run is disabled (yoloMcpToolsDisabled)",
+            )
         } else {
-            gate(Condition::Always, Outcome::Allow, Reason::LegacyAutoRun, "the mcp_allowlists feature is off and MCP tools auto-run (yoloMcpToolsDisabled is off)")
+            gate(
+                Condition::Always,
+                Outcome::Allow,
+                Reason::LegacyAutoRun,
+                "the mcp_allowlists feature is off and MCP tools auto-run (yoloMcpToolsDisabled is off)",
+            )
         });
         return gates;
     }
@@ -171,21 +184,44 @@ fn gates(s: &McpSettings, mode: AutoRunMode) -> Vec<Gate> {
     gates.push(if s.playwright_protection {
         ask(browser, Reason::BrowserProtection, "browser protection (playwrightProtection) is on: every browser tool call needs approval")
     } else {
-        gate(browser, Outcome::Allow, Reason::BrowserToolAutoRun, "browser protection is off: browser tools run without consulting the allowlist")
+        gate(
+            browser,
+            Outcome::Allow,
+            Reason::BrowserToolAutoRun,
+            "browser protection is off: browser tools run without consulting the allowlist",
+        )
     });
     if s.mcp_tools_protection {
-        gates.push(ask(Condition::Always, Reason::McpProtection, "MCP tools protection (mcpToolsProtection) is on: every MCP tool call needs approval"));
+        gates.push(ask(
+            Condition::Always,
+            Reason::McpProtection,
+            "MCP tools protection (mcpToolsProtection) is on: every MCP tool call needs approval",
+        ));
     }
     if run_everything && !s.is_admin_controlled {
-        gates.push(gate(Condition::Always, Outcome::Allow, Reason::RunEverything, "run-everything mode (full_yolo) runs every tool without approval"));
+        gates.push(gate(
+            Condition::Always,
+            Outcome::Allow,
+            Reason::RunEverything,
+            "run-everything mode (full_yolo) runs every tool without approval",
+        ));
     }
     if !auto_run {
         gates.push(ask(Condition::Always, Reason::AskEveryTime, "auto-run is off (ask_every_time): every call needs approval"));
     }
     let whose = if s.is_admin_controlled { "the administrator's" } else { "your" };
-    gates.push(gate(Condition::AllowRules, Outcome::Allow, Reason::Allowlisted, &format!("{{item}} is allowed by {whose} allowlist entry {{index}} \"{{entry}}\"")));
+    gates.push(gate(
+        Condition::AllowRules,
+        Outcome::Allow,
+        Reason::Allowlisted,
+        &format!("{{item}} is allowed by {whose} allowlist entry {{index}} \"{{entry}}\""),
+    ));
     gates.push(if s.is_admin_controlled {
-        ask(Condition::Always, Reason::NotInAdminAllowlist, "{item} is not in the administrator's allowlist (your own allowlist is ignored while your team controls auto-run)")
+        ask(
+            Condition::Always,
+            Reason::NotInAdminAllowlist,
+            "{item} is not in the administrator's allowlist (your own allowlist is ignored while your team controls auto-run)",
+        )
     } else {
         ask(Condition::Always, Reason::NotAllowlisted, "{item} is not in the allowlist")
     });
@@ -195,12 +231,20 @@ fn gates(s: &McpSettings, mode: AutoRunMode) -> Vec<Gate> {
 /// The policy the MCP settings mean in one auto-run mode: the list that counts (the
 /// administrator's when they control auto-run) as MCP-entry allow rules, the rest as gates.
 pub fn mcp_policy(settings: &McpSettings, mode: AutoRunMode) -> PolicySpec {
-    let (layer, list) =
-        if settings.is_admin_controlled { (ADMIN_LAYER, &settings.admin_mcp_allowed_tools) } else { (USER_LAYER, &settings.mcp_allowed_tools) };
+    let (layer, list) = if settings.is_admin_controlled {
+        (ADMIN_LAYER, &settings.admin_mcp_allowed_tools)
+    } else {
+        (USER_LAYER, &settings.mcp_allowed_tools)
+    };
     let rules = ToolRulesSpec { always_allow: list.iter().map(RuleSpec::mcp).collect(), ..ToolRulesSpec::default() };
     let kind = if settings.is_admin_controlled { LayerKind::Managed } else { LayerKind::User };
     PolicySpec {
-        layers: vec![LayerSpec { name: layer.into(), kind, tools: [(CURSOR_MCP.to_owned(), rules)].into_iter().collect(), ..LayerSpec::default() }],
+        layers: vec![LayerSpec {
+            name: layer.into(),
+            kind,
+            tools: [(CURSOR_MCP.to_owned(), rules)].into_iter().collect(),
+            ..LayerSpec::default()
+        }],
         catalogue: CatalogueName::Cursor,
         gates: Some(gates(settings, mode)),
         ..PolicySpec::default()
@@ -219,7 +263,8 @@ pub struct McpPolicy {
 
 impl McpPolicy {
     pub fn new(settings: McpSettings) -> Self {
-        let policies = [AutoRunMode::AskEveryTime, AutoRunMode::Yolo, AutoRunMode::FullYolo].map(|mode| Policy::new(mcp_policy(&settings, mode)));
+        let policies =
+            [AutoRunMode::AskEveryTime, AutoRunMode::Yolo, AutoRunMode::FullYolo].map(|mode| Policy::new(mcp_policy(&settings, mode)));
         McpPolicy {
             user: CompiledAllowlist::new(&settings.mcp_allowed_tools),
             admin: CompiledAllowlist::new(&settings.admin_mcp_allowed_tools),

@@ -66,9 +66,7 @@ pub fn add_tool(list: &[String], server_id: &str, tool_name: &str) -> AddOutcome
     }
     let covering = parse_entry(&entry).ok().and_then(|parsed| {
         let compiled = CompiledAllowlist::new(list);
-        compiled
-            .first_covering(&parsed, None)
-            .and_then(|i| compiled.entry(i).map(str::to_owned))
+        compiled.first_covering(&parsed, None).and_then(|i| compiled.entry(i).map(str::to_owned))
     });
     if let Some(wildcard) = covering {
         let message = format!("{entry} is already allowed by {wildcard}");
@@ -97,9 +95,7 @@ pub fn remove_entry(list: &[String], entry: &str) -> RemoveOutcome {
     let removed = list.len() - updated.len();
     let still_allowed_by = parse_entry(entry).ok().and_then(|parsed| {
         let compiled = CompiledAllowlist::new(&updated);
-        compiled
-            .first_covering(&parsed, None)
-            .and_then(|i| compiled.entry(i).map(str::to_owned))
+        compiled.first_covering(&parsed, None).and_then(|i| compiled.entry(i).map(str::to_owned))
     });
     RemoveOutcome { list: updated, removed, still_allowed_by }
 }
@@ -251,11 +247,7 @@ mod tests {
         let reasons: Vec<_> = out.dropped.iter().map(|d| (d.index, d.reason.clone())).collect();
         assert_eq!(
             reasons,
-            vec![
-                (0, DropReason::CoveredBy { covering_entry: "*:*".into() }),
-                (1, DropReason::Duplicate),
-                (3, DropReason::Duplicate),
-            ]
+            vec![(0, DropReason::CoveredBy { covering_entry: "*:*".into() }), (1, DropReason::Duplicate), (3, DropReason::Duplicate),]
         );
     }
 

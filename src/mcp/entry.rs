@@ -92,13 +92,8 @@ pub enum EntryError {
 impl fmt::Display for EntryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EntryError::MissingSeparator => {
-                f.write_str("entry must have the form server:tool (no ':' found)")
-            }
-            EntryError::TooManySeparators { count } => write!(
-                f,
-                "entry must have exactly one ':' between server and tool (found {count})"
-            ),
+            EntryError::MissingSeparator => f.write_str("entry must have the form server:tool (no ':' found)"),
+            EntryError::TooManySeparators { count } => write!(f, "entry must have exactly one ':' between server and tool (found {count})"),
             EntryError::InvalidName { name } => name.fmt(f),
         }
     }
@@ -129,10 +124,7 @@ pub fn parse_entry(entry: &str) -> Result<McpEntry, EntryError> {
     };
     validate_name(server, NameKind::Server)?;
     validate_name(tool, NameKind::Tool)?;
-    Ok(McpEntry {
-        server: NamePattern::from_valid_name(server),
-        tool: NamePattern::from_valid_name(tool),
-    })
+    Ok(McpEntry { server: NamePattern::from_valid_name(server), tool: NamePattern::from_valid_name(tool) })
 }
 
 /// Seed `f4c`: whether one entry string allows a call. Invalid entries match nothing.

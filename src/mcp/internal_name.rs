@@ -71,11 +71,7 @@ pub fn split_tool_name(name: &str, fallback_server_id: Option<&str>, known_serve
             return split(server, tool, InternalNameForm::FirstUnderscore);
         }
     }
-    SplitToolName {
-        server_id: fallback_server_id.map(str::to_owned),
-        tool_name: name.to_owned(),
-        form: InternalNameForm::NotInternal,
-    }
+    SplitToolName { server_id: fallback_server_id.map(str::to_owned), tool_name: name.to_owned(), form: InternalNameForm::NotInternal }
 }
 
 #[cfg(test)]
@@ -90,12 +86,18 @@ mod tests {
 
     #[test]
     fn seed_split_at_the_first_underscore() {
-        assert_eq!(parts("mcp_github_create_issue", &[]), (Some("github".into()), "create_issue".into(), InternalNameForm::FirstUnderscore));
+        assert_eq!(
+            parts("mcp_github_create_issue", &[]),
+            (Some("github".into()), "create_issue".into(), InternalNameForm::FirstUnderscore)
+        );
     }
 
     #[test]
     fn known_server_ids_with_underscores_win_longest_first() {
-        assert_eq!(parts("mcp_my_server_run_query", &["my", "my_server"]), (Some("my_server".into()), "run_query".into(), InternalNameForm::KnownServer));
+        assert_eq!(
+            parts("mcp_my_server_run_query", &["my", "my_server"]),
+            (Some("my_server".into()), "run_query".into(), InternalNameForm::KnownServer)
+        );
         assert_eq!(parts("mcp_my_tool", &["my", "my_server"]), (Some("my".into()), "tool".into(), InternalNameForm::KnownServer));
     }
 
@@ -106,7 +108,10 @@ mod tests {
 
     #[test]
     fn double_underscore_form() {
-        assert_eq!(parts("mcp__filesystem__read_file", &[]), (Some("filesystem".into()), "read_file".into(), InternalNameForm::DoubleUnderscore));
+        assert_eq!(
+            parts("mcp__filesystem__read_file", &[]),
+            (Some("filesystem".into()), "read_file".into(), InternalNameForm::DoubleUnderscore)
+        );
         assert_eq!(parts("mcp__my__srv__tool", &["my__srv"]), (Some("my__srv".into()), "tool".into(), InternalNameForm::DoubleUnderscore));
     }
 

@@ -65,19 +65,15 @@ impl fmt::Display for NameError {
         let kind = self.kind;
         match self.problem {
             NameProblem::Empty => write!(f, "{kind} must not be empty"),
-            NameProblem::TooLong { length } => write!(
-                f,
-                "{kind} is {length} characters long; the limit is {MAX_NAME_LENGTH}"
-            ),
+            NameProblem::TooLong { length } => write!(f, "{kind} is {length} characters long; the limit is {MAX_NAME_LENGTH}"),
             NameProblem::OnlyWhitespace => write!(f, "{kind} must not be only whitespace"),
             NameProblem::ReservedCharacter { character } => write!(
                 f,
                 "{kind} must not contain '{character}' (':' separates server from tool, and '*' is only allowed as the whole name)"
             ),
-            NameProblem::ReplacementCharacter => write!(
-                f,
-                "{kind} must not contain U+FFFD (it stands for text that was not well-formed, such as a lone surrogate)"
-            ),
+            NameProblem::ReplacementCharacter => {
+                write!(f, "{kind} must not contain U+FFFD (it stands for text that was not well-formed, such as a lone surrogate)")
+            }
         }
     }
 }
@@ -99,9 +95,7 @@ pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
     } else if name == WILDCARD {
         None
     } else {
-        name.chars()
-            .find(|c| *c == SEPARATOR || *c == '*')
-            .map(|character| NameProblem::ReservedCharacter { character })
+        name.chars().find(|c| *c == SEPARATOR || *c == '*').map(|character| NameProblem::ReservedCharacter { character })
     };
     match problem {
         Some(problem) => Err(NameError { kind, problem }),

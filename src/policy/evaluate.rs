@@ -164,7 +164,10 @@ struct Finding {
 fn first_hit(set: &RuleSet, items: &Items) -> Option<Hit> {
     let from_items = items.list.iter().find_map(|i| set.first_match(&i.subject()).map(|r| (r.origin.clone(), i.text.clone())));
     let found = from_items.or_else(|| {
-        items.also_deny_checked.iter().find_map(|text| set.first_match(&super::rules::Subject::text(text)).map(|r| (r.origin.clone(), text.clone())))
+        items
+            .also_deny_checked
+            .iter()
+            .find_map(|text| set.first_match(&super::rules::Subject::text(text)).map(|r| (r.origin.clone(), text.clone())))
     });
     found.map(|(rule, text)| Hit { item: Some(text), rule: Some(rule), detail: None })
 }
@@ -185,7 +188,10 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
             allow.first_match(&item.subject()).map(|r| r.origin.clone())
         } else if item.only_assignment_hazards() {
             let bare = item.without_assignments().unwrap_or_default();
-            allow.first_match(&item.subject()).filter(|r| !r.matcher.is_match(&super::rules::Subject::text(&bare))).map(|r| r.origin.clone())
+            allow
+                .first_match(&item.subject())
+                .filter(|r| !r.matcher.is_match(&super::rules::Subject::text(&bare)))
+                .map(|r| r.origin.clone())
         } else {
             None
         };
@@ -294,7 +300,13 @@ impl Policy {
                     other => gates::check(other, self, rules, &items),
                 };
                 if let Some(hit) = hit {
-                    found = Some(Finding { outcome: gate.outcome, reason: gate.reason, message: gate.message.as_ref().map(|m| fill(m, &hit)), hit, default_source: None });
+                    found = Some(Finding {
+                        outcome: gate.outcome,
+                        reason: gate.reason,
+                        message: gate.message.as_ref().map(|m| fill(m, &hit)),
+                        hit,
+                        default_source: None,
+                    });
                     break;
                 }
             }
@@ -316,7 +328,11 @@ impl Policy {
         if outcome == Outcome::Allow && call.hook == Some(HookResult::Ask) {
             (outcome, reason, message) = (Outcome::Confirm, Reason::HookAsked, explain(Reason::HookAsked, tool, &hit, &items));
         }
-        let suggestions = if allow_tried && outcome != Outcome::Allow && reason != Reason::HookAsked { self.suggestions_for(tool, &items) } else { Vec::new() };
+        let suggestions = if allow_tried && outcome != Outcome::Allow && reason != Reason::HookAsked {
+            self.suggestions_for(tool, &items)
+        } else {
+            Vec::new()
+        };
         let mut ignored: Vec<Ignored> = self.ignored_globally().to_vec();
         ignored.extend(rules.map(|r| r.ignored.clone()).unwrap_or_default());
         Decision {
@@ -343,14 +359,25 @@ impl Policy {
         let (mode, source) = self.default_for(rules);
         let unsure = items.cannot_vouch.is_some() || items.has_expansion;
         let restricted = rules.is_some_and(ToolIndex::has_restrictions);
-        let finding = |outcome, reason, message: String| Finding { outcome, reason, message: Some(message), hit: Hit::default(), default_source: Some(source.clone()) };
+        let finding = |outcome, reason, message: String| Finding {
+            outcome,
+            reason,
+            message: Some(message),
+            hit: Hit::default(),
+            default_source: Some(source.clone()),
+        };
         if mode == Outcome::Confirm && self.spec().always_allow_tool_actions {
             return finding(Outcome::Allow, Reason::LegacyAlwaysAllow, "Allowed by always_allow_tool_actions (no rule matched)".to_owned());
         }
         // Never let a fallback allow what deny or confirm rules could not be checked against.
         if mode == Outcome::Allow && unsure && restricted && self.spec().substitutions == SubstitutionPolicy::Confirm {
-            let why = items.cannot_vouch.clone().unwrap_or_else(|| "the command's text is not what runs (a substitution or expansion)".into());
-            return finding(Outcome::Confirm, Reason::CannotVouch, format!("Needs confirmation: the deny and confirm rules cannot be checked reliably ({why})"));
+            let why =
+                items.cannot_vouch.clone().unwrap_or_else(|| "the command's text is not what runs (a substitution or expansion)".into());
+            return finding(
+                Outcome::Confirm,
+                Reason::CannotVouch,
+                format!("Needs confirmation: the deny and confirm rules cannot be checked reliably ({why})"),
+            );
         }
         let reason = if matches!(source, DefaultSource::Tool { .. }) { Reason::ToolDefault } else { Reason::GlobalDefault };
         let from = match &source {

@@ -145,7 +145,10 @@ fn inside_roots(normalized: &str, roots: &[String]) -> bool {
     if !normalized.starts_with('/') {
         return !roots.is_empty() && normalized != ".." && !normalized.starts_with("../");
     }
-    roots.iter().map(|r| normalize_path(r)).any(|root| normalized == root || normalized.starts_with(&format!("{}/", root.trim_end_matches('/'))))
+    roots
+        .iter()
+        .map(|r| normalize_path(r))
+        .any(|root| normalized == root || normalized.starts_with(&format!("{}/", root.trim_end_matches('/'))))
 }
 
 fn path_items(items: &Items) -> impl Iterator<Item = (&str, String)> {
@@ -156,7 +159,9 @@ fn path_items(items: &Items) -> impl Iterator<Item = (&str, String)> {
 pub(crate) fn check(when: &Condition, policy: &Policy, rules: Option<&ToolIndex>, items: &Items) -> Option<Hit> {
     match when {
         // For a path or a call, the item is what a message about the whole call names.
-        Condition::Always => Some(Hit { item: items.shell.is_none().then(|| items.list.first().map(|i| i.text.clone())).flatten(), ..Hit::default() }),
+        Condition::Always => {
+            Some(Hit { item: items.shell.is_none().then(|| items.list.first().map(|i| i.text.clone())).flatten(), ..Hit::default() })
+        }
         Condition::RemovesProtectedTree => {
             items.shell?;
             hardcoded::check(&items.also_deny_checked, &items.list).map(|h| Hit { item: Some(h.item), rule: None, detail: Some(h.detail) })

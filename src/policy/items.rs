@@ -55,7 +55,16 @@ pub struct ItemVerdict {
 
 impl ItemVerdict {
     fn plain(text: String, kind: ItemKind) -> Self {
-        ItemVerdict { text, kind, context: Context::TopLevel, hazards: Vec::new(), allowed_by: None, name: None, args: Vec::new(), pair: None }
+        ItemVerdict {
+            text,
+            kind,
+            context: Context::TopLevel,
+            hazards: Vec::new(),
+            allowed_by: None,
+            name: None,
+            args: Vec::new(),
+            pair: None,
+        }
     }
 
     /// What rules are matched against.

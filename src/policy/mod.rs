@@ -23,8 +23,8 @@ mod trust;
 
 pub use catalogue::{CatalogueName, InputKind};
 pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE};
-pub use items::{ItemKind, ItemVerdict};
 pub use gates::{Condition, Gate};
+pub use items::{ItemKind, ItemVerdict};
 pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, Suggestion, SuggestionForm};
 pub use rules::{ListKind, MatcherKind, RuleRef};
 pub use trust::Ignored;

@@ -8,8 +8,8 @@
 //! to persist.
 
 use super::catalogue::InputKind;
-use super::suggest;
 use super::items::{ItemKind, Items};
+use super::suggest;
 use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
 use crate::shell;
 use serde::{Deserialize, Serialize};
@@ -128,10 +128,20 @@ impl Policy {
             match (item.kind, &item.pair, item.name.as_deref()) {
                 (ItemKind::Call, Some((server, name)), _) => {
                     let entry = format!("{server}:{name}");
-                    found.push(Suggestion { rule: RuleSpec::mcp(entry.clone()), pattern: entry.clone(), display: entry, source: item.text.clone() });
+                    found.push(Suggestion {
+                        rule: RuleSpec::mcp(entry.clone()),
+                        pattern: entry.clone(),
+                        display: entry,
+                        source: item.text.clone(),
+                    });
                 }
                 (ItemKind::Command, _, Some(name)) if self.spec().suggest == SuggestionForm::Prefix => {
-                    found.push(Suggestion { rule: RuleSpec::prefix(name), pattern: name.to_owned(), display: name.to_owned(), source: item.text.clone() });
+                    found.push(Suggestion {
+                        rule: RuleSpec::prefix(name),
+                        pattern: name.to_owned(),
+                        display: name.to_owned(),
+                        source: item.text.clone(),
+                    });
                 }
                 (ItemKind::Command, _, Some(name)) => found.extend(suggest::command_pattern_for(&item.text, Some(name), &item.args)),
                 _ => {}
@@ -150,7 +160,13 @@ impl Policy {
             kind: OptionKind::AlwaysAllowTool,
             label: format!("Always allow {}", display_name(tool)),
             pattern: None,
-            change: Some(SettingsChange { layer: layer.to_owned(), tool: tool.to_owned(), key: ChangeKey::DefaultMode, mode: Some(Outcome::Allow), rule: None }),
+            change: Some(SettingsChange {
+                layer: layer.to_owned(),
+                tool: tool.to_owned(),
+                key: ChangeKey::DefaultMode,
+                mode: Some(Outcome::Allow),
+                rule: None,
+            }),
         }];
         if is_granular(self.input_kind(tool)) {
             for s in self.suggestions(tool, inputs) {

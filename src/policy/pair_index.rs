@@ -141,11 +141,8 @@ impl PairIndex {
     /// The earliest position whose pattern matches `(first, second)`.
     pub fn first_match(&self, first: &str, second: &str) -> Option<usize> {
         let exact = self.exact.first_match(first, second);
-        let folded = if self.folded.is_empty() {
-            None
-        } else {
-            self.folded.first_match(&first.to_ascii_lowercase(), &second.to_ascii_lowercase())
-        };
+        let folded =
+            if self.folded.is_empty() { None } else { self.folded.first_match(&first.to_ascii_lowercase(), &second.to_ascii_lowercase()) };
         exact.into_iter().chain(folded).min()
     }
 

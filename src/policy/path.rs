@@ -35,8 +35,15 @@ mod tests {
     #[test]
     fn collapses_dots() {
         for (raw, normal) in [
-            ("src/../.env", ".env"), ("./src/./main.rs", "src/main.rs"), ("/a/b/../../etc/passwd", "/etc/passwd"),
-            ("/../../etc", "/etc"), ("../x", "../x"), ("a/../../b", "../b"), ("a/..", "."), ("/", "/"), ("a//b/", "a/b"),
+            ("src/../.env", ".env"),
+            ("./src/./main.rs", "src/main.rs"),
+            ("/a/b/../../etc/passwd", "/etc/passwd"),
+            ("/../../etc", "/etc"),
+            ("../x", "../x"),
+            ("a/../../b", "../b"),
+            ("a/..", "."),
+            ("/", "/"),
+            ("a//b/", "a/b"),
         ] {
             assert_eq!(normalize_path(raw), normal, "{raw}");
         }

@@ -305,12 +305,7 @@ pub struct RuleSet {
 
 /// Compiles one pattern, case-insensitive unless asked otherwise.
 pub fn compile(pattern: &str, case_sensitive: bool) -> Result<Regex, String> {
-    RegexBuilder::new(pattern)
-        .case_insensitive(!case_sensitive)
-        .size_limit(1 << 20)
-        .nest_limit(64)
-        .build()
-        .map_err(|e| e.to_string())
+    RegexBuilder::new(pattern).case_insensitive(!case_sensitive).size_limit(1 << 20).nest_limit(64).build().map_err(|e| e.to_string())
 }
 
 /// The leading word a pattern forces, if any: `^` + ASCII word characters + a boundary that
@@ -322,9 +317,8 @@ pub fn pinned_word(pattern: &str) -> Option<&str> {
     if word.is_empty() {
         return None;
     }
-    let bounded = ["\\b", "\\s", " ", "$", "(\\s|$)", "(?:\\s|$)", "($|\\s)", "(?:$|\\s)", "\\t"]
-        .iter()
-        .any(|boundary| after.starts_with(boundary));
+    let bounded =
+        ["\\b", "\\s", " ", "$", "(\\s|$)", "(?:\\s|$)", "($|\\s)", "(?:$|\\s)", "\\t"].iter().any(|boundary| after.starts_with(boundary));
     // `\s*` and `\b` followed by a quantifier would let word characters through.
     let quantified = after.get(2..3).is_some_and(|q| matches!(q, "*" | "?" | "{"));
     (bounded && !quantified).then_some(word)
@@ -374,7 +368,8 @@ impl RuleSet {
         let first_word = subject.text.split_whitespace().next().unwrap_or_default();
         let pinned = self.exact.get(word).map_or(none, Vec::as_slice);
         let prefixed = if first_word != word { self.exact.get(first_word).map_or(none, Vec::as_slice) } else { none };
-        let folded = if self.folded.is_empty() { none } else { self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice) };
+        let folded =
+            if self.folded.is_empty() { none } else { self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice) };
         let haystack = Haystack::new(subject.text);
         let mut best: Option<usize> = subject.pair.and_then(|(a, b)| self.pairs.first_match(a, b));
         for candidates in [pinned, prefixed, folded, self.unindexed.as_slice()] {
@@ -410,7 +405,14 @@ mod tests {
     fn set(patterns: &[(&str, bool)]) -> RuleSet {
         let mut s = RuleSet::default();
         for (i, (p, cs)) in patterns.iter().enumerate() {
-            let origin = RuleRef { layer: "user".into(), tool: "terminal".into(), list: ListKind::AlwaysAllow, index: i, matcher: MatcherKind::Regex, pattern: p.to_string() };
+            let origin = RuleRef {
+                layer: "user".into(),
+                tool: "terminal".into(),
+                list: ListKind::AlwaysAllow,
+                index: i,
+                matcher: MatcherKind::Regex,
+                pattern: p.to_string(),
+            };
             s.push(Matcher::Regex(RegexRule::new(p, *cs).unwrap()), origin);
         }
         s
@@ -443,11 +445,25 @@ mod tests {
     #[test]
     fn required_literals_are_only_what_every_match_contains() {
         for (pattern, literal) in [
-            (r"mkfs\.", Some("mkfs.")), (r"/etc/shadow", Some("/etc/shadow")), (r"dd\s+if=/dev/", Some("if=/dev/")),
-            (r"rm\s+-rf\s+(/|\.\.)", Some("-rf")), (r"^cargo\b", Some("cargo")), (r"colou?r", Some("colo")),
-            (r"ab+c", Some("ab")), (r"a|b", None), (r"(abc)", None), (r"[xyz]", None), (r"x{2}abc", Some("abc")),
-            (r"\d+", None), (r"DROP\s+TABLE", Some("TABLE")), (r":\(\)\{ :\|:& \};:", Some(":(){ :|:& };:")),
-            (r"\x41BC", None), (r"(?i)abc", None), (r"\u{41}bc", None), (r"\p{L}xyz", None), (r"a\\b", Some("a\\b")),
+            (r"mkfs\.", Some("mkfs.")),
+            (r"/etc/shadow", Some("/etc/shadow")),
+            (r"dd\s+if=/dev/", Some("if=/dev/")),
+            (r"rm\s+-rf\s+(/|\.\.)", Some("-rf")),
+            (r"^cargo\b", Some("cargo")),
+            (r"colou?r", Some("colo")),
+            (r"ab+c", Some("ab")),
+            (r"a|b", None),
+            (r"(abc)", None),
+            (r"[xyz]", None),
+            (r"x{2}abc", Some("abc")),
+            (r"\d+", None),
+            (r"DROP\s+TABLE", Some("TABLE")),
+            (r":\(\)\{ :\|:& \};:", Some(":(){ :|:& };:")),
+            (r"\x41BC", None),
+            (r"(?i)abc", None),
+            (r"\u{41}bc", None),
+            (r"\p{L}xyz", None),
+            (r"a\\b", Some("a\\b")),
         ] {
             assert_eq!(required_literal(pattern).as_deref(), literal, "{pattern}");
         }
@@ -455,8 +471,37 @@ mod tests {
 
     #[test]
     fn the_prefilter_never_changes_the_answer() {
-        let patterns = [r"mkfs\.", r"DROP\s+TABLE", r"colou?r", r"ab+c", r"x{2}abc", r"^cargo\b", r"/etc/(passwd|shadow)", r"[Ss]udo\s", r"\x41BC", r"(?i)abc", r"(?-i)ABC"];
-        let texts = ["mkfs.ext4", "MKFS.x", "drop table x", "DROP  TABLE", "color", "colour", "abbbc", "ac", "xxabc", "xabc", "Cargo b", "cat /etc/shadow", "Sudo x", "sudo", "ABC", "abc"];
+        let patterns = [
+            r"mkfs\.",
+            r"DROP\s+TABLE",
+            r"colou?r",
+            r"ab+c",
+            r"x{2}abc",
+            r"^cargo\b",
+            r"/etc/(passwd|shadow)",
+            r"[Ss]udo\s",
+            r"\x41BC",
+            r"(?i)abc",
+            r"(?-i)ABC",
+        ];
+        let texts = [
+            "mkfs.ext4",
+            "MKFS.x",
+            "drop table x",
+            "DROP  TABLE",
+            "color",
+            "colour",
+            "abbbc",
+            "ac",
+            "xxabc",
+            "xabc",
+            "Cargo b",
+            "cat /etc/shadow",
+            "Sudo x",
+            "sudo",
+            "ABC",
+            "abc",
+        ];
         for cs in [false, true] {
             for p in patterns {
                 let re = compile(p, cs).unwrap();
@@ -478,13 +523,29 @@ mod tests {
     #[test]
     fn the_indexes_never_change_the_answer_for_any_matcher_kind() {
         let rules = [
-            RuleSpec::prefix("git"), RuleSpec::regex(r"^git\s+push", false), RuleSpec::prefix("git status"), RuleSpec::prefix("./run.sh"),
-            RuleSpec::regex(r"^GIT\b", true), RuleSpec::mcp("github:*"), RuleSpec::mcp("*:search"), RuleSpec::tool_action("observe.*"),
-            RuleSpec::tool_action("Interact.Navigate"), RuleSpec::regex("status", false), RuleSpec::mcp("docs:read"), RuleSpec::prefix("npm run"),
+            RuleSpec::prefix("git"),
+            RuleSpec::regex(r"^git\s+push", false),
+            RuleSpec::prefix("git status"),
+            RuleSpec::prefix("./run.sh"),
+            RuleSpec::regex(r"^GIT\b", true),
+            RuleSpec::mcp("github:*"),
+            RuleSpec::mcp("*:search"),
+            RuleSpec::tool_action("observe.*"),
+            RuleSpec::tool_action("Interact.Navigate"),
+            RuleSpec::regex("status", false),
+            RuleSpec::mcp("docs:read"),
+            RuleSpec::prefix("npm run"),
         ];
         let mut set = RuleSet::default();
         for (i, rule) in rules.iter().enumerate() {
-            let origin = RuleRef { layer: "u".into(), tool: "t".into(), list: ListKind::AlwaysAllow, index: i, matcher: MatcherKind::of(rule), pattern: rule.text().into() };
+            let origin = RuleRef {
+                layer: "u".into(),
+                tool: "t".into(),
+                list: ListKind::AlwaysAllow,
+                index: i,
+                matcher: MatcherKind::of(rule),
+                pattern: rule.text().into(),
+            };
             set.push(compile_rule(rule).unwrap(), origin);
         }
         let words = ["git", "GIT", "gitx", "push", "status", "./run.sh", "npm", "run", "x", "git-lfs", ""];

@@ -17,8 +17,8 @@
 //!   `github.com.evil.example`, which Zed's `^https?://github\.com` does.
 
 use super::options::Suggestion;
-use super::RuleSpec;
 use super::path::normalize_path;
+use super::RuleSpec;
 use crate::shell::{SubCommand, SubCommandKind};
 use std::path::{Path, PathBuf};
 
@@ -88,11 +88,7 @@ fn escape(text: &str) -> String {
 
 /// Zed's `is_plain_command_token`: letters, digits, `-` and `_`, not starting with `-`.
 fn is_plain(token: &str) -> bool {
-    !token.is_empty()
-        && !token.starts_with('-')
-        && token
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    !token.is_empty() && !token.starts_with('-') && token.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
 }
 
 /// `NAME=value` or `NAME+=value` with a valid shell name, split into (`NAME=`, value).
@@ -101,10 +97,7 @@ fn split_assignment(token: &str) -> Option<(&str, &str)> {
     let (lhs, value) = (token.get(..at)?, token.get(at + 1..)?);
     let name = lhs.strip_suffix('+').unwrap_or(lhs);
     let mut chars = name.chars();
-    let valid = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
     valid.then_some((lhs, value))
 }
 
@@ -112,9 +105,7 @@ fn split_assignment(token: &str) -> Option<(&str, &str)> {
 /// outside this set (its `shell_value_requires_quoting`); toolgate's text has lost those
 /// quotes, so such a value cannot be rendered as Zed does and is refused.
 fn value_renders_unquoted(value: &str) -> bool {
-    value
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c))
+    value.chars().all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c))
 }
 
 /// Zed's `extract_terminal_command_prefix` over a rendered sub-command: leading assignments,
@@ -133,32 +124,17 @@ fn prefix(text: &str) -> Option<Prefix<'_>> {
     if !is_plain(name) || NEVER_SUGGESTED.iter().any(|n| n.eq_ignore_ascii_case(name)) {
         return None;
     }
-    let subcommand = words
-        .next()
-        .filter(|w| !w.starts_with('-') && split_assignment(w).is_none());
-    Some(Prefix {
-        assignments,
-        name,
-        subcommand,
-    })
+    let subcommand = words.next().filter(|w| !w.starts_with('-') && split_assignment(w).is_none());
+    Some(Prefix { assignments, name, subcommand })
 }
 
 /// Whether `pattern` compiles and, as an always-allow rule (case-insensitive), covers `input`.
 fn covers(pattern: &str, input: &str) -> bool {
-    regex_lite::RegexBuilder::new(pattern)
-        .case_insensitive(true)
-        .build()
-        .is_ok_and(|re| re.is_match(input))
+    regex_lite::RegexBuilder::new(pattern).case_insensitive(true).build().is_ok_and(|re| re.is_match(input))
 }
 
 fn build(prefix: &Prefix<'_>, source: &str) -> Option<Suggestion> {
-    let tokens: Vec<&str> = prefix
-        .assignments
-        .iter()
-        .copied()
-        .chain([prefix.name])
-        .chain(prefix.subcommand)
-        .collect();
+    let tokens: Vec<&str> = prefix.assignments.iter().copied().chain([prefix.name]).chain(prefix.subcommand).collect();
     let (last, rest) = tokens.split_last()?;
     let pattern = if rest.is_empty() {
         format!("^{}\\b", escape(last))
@@ -197,8 +173,7 @@ pub(crate) fn command_pattern_for(text: &str, name: Option<&str>, args: &[String
     let first_arg = args.first().map(String::as_str);
     let same_subcommand = match found.subcommand {
         Some(sub) => first_arg == Some(sub),
-        None => first_arg
-            .is_none_or(|a| a.is_empty() || a.starts_with('-') || split_assignment(a).is_some()),
+        None => first_arg.is_none_or(|a| a.is_empty() || a.starts_with('-') || split_assignment(a).is_some()),
     };
     (name == Some(found.name) && same_subcommand).then(|| build(&found, text)).flatten()
 }
@@ -231,12 +206,7 @@ pub(crate) fn path_pattern(path: &str) -> Option<Suggestion> {
 /// component), or `None` when they share nothing but the root.
 pub(crate) fn common_parent(a: &str, b: &str) -> Option<String> {
     let (pa, pb) = (Path::new(a).parent()?, Path::new(b).parent()?);
-    let common: PathBuf = pa
-        .components()
-        .zip(pb.components())
-        .take_while(|(x, y)| x == y)
-        .map(|(x, _)| x)
-        .collect();
+    let common: PathBuf = pa.components().zip(pb.components()).take_while(|(x, y)| x == y).map(|(x, _)| x).collect();
     let common = common.to_str()?.replace('\\', "/");
     (!common.is_empty() && common != "/").then_some(common)
 }
@@ -258,11 +228,7 @@ fn url_host(url: &str) -> Option<String> {
     }
     let authority = rest.split(['/', '?', '#', '\\']).next()?;
     let host_port = authority.rsplit('@').next()?;
-    let host = if host_port.starts_with('[') {
-        host_port.get(..=host_port.find(']')?)?
-    } else {
-        host_port.split(':').next()?
-    };
+    let host = if host_port.starts_with('[') { host_port.get(..=host_port.find(']')?)? } else { host_port.split(':').next()? };
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
@@ -303,35 +269,17 @@ mod tests {
         assert_eq!(s.pattern, r"^cargo\s+build(\s|$)");
         assert_eq!(s.display, "cargo build");
         assert_eq!(s.source, "cargo build --release");
-        assert_eq!(
-            pattern("cargo test -p search").as_deref(),
-            Some(r"^cargo\s+test(\s|$)")
-        );
-        assert_eq!(
-            pattern("npm install").as_deref(),
-            Some(r"^npm\s+install(\s|$)")
-        );
+        assert_eq!(pattern("cargo test -p search").as_deref(), Some(r"^cargo\s+test(\s|$)"));
+        assert_eq!(pattern("npm install").as_deref(), Some(r"^npm\s+install(\s|$)"));
         assert_eq!(display("npm install").as_deref(), Some("npm install"));
-        assert_eq!(
-            pattern("my_script arg").as_deref(),
-            Some(r"^my_script\s+arg(\s|$)")
-        );
+        assert_eq!(pattern("my_script arg").as_deref(), Some(r"^my_script\s+arg(\s|$)"));
     }
 
     #[test]
     fn dashes_are_left_unescaped_like_zed() {
-        assert_eq!(
-            pattern("git-lfs pull").as_deref(),
-            Some(r"^git-lfs\s+pull(\s|$)")
-        );
-        assert_eq!(
-            pattern("npm run build-all").as_deref(),
-            Some(r"^npm\s+run(\s|$)")
-        );
-        assert_eq!(
-            pattern("make build-all").as_deref(),
-            Some(r"^make\s+build-all(\s|$)")
-        );
+        assert_eq!(pattern("git-lfs pull").as_deref(), Some(r"^git-lfs\s+pull(\s|$)"));
+        assert_eq!(pattern("npm run build-all").as_deref(), Some(r"^npm\s+run(\s|$)"));
+        assert_eq!(pattern("make build-all").as_deref(), Some(r"^make\s+build-all(\s|$)"));
     }
 
     #[test]
@@ -339,18 +287,9 @@ mod tests {
         let s = command_pattern("PAGER=blah git log --oneline").unwrap();
         assert_eq!(s.pattern, r"^PAGER=blah\s+git\s+log(\s|$)");
         assert_eq!(s.display, "PAGER=blah git log");
-        assert_eq!(
-            pattern("A=1 B=2 git log").as_deref(),
-            Some(r"^A=1\s+B=2\s+git\s+log(\s|$)")
-        );
-        assert_eq!(
-            pattern("RUST_LOG=debug cargo").as_deref(),
-            Some(r"^RUST_LOG=debug\s+cargo(\s|$)")
-        );
-        assert_eq!(
-            pattern("PATH+=/x ls -la").as_deref(),
-            Some(r"^PATH\+=/x\s+ls(\s|$)")
-        );
+        assert_eq!(pattern("A=1 B=2 git log").as_deref(), Some(r"^A=1\s+B=2\s+git\s+log(\s|$)"));
+        assert_eq!(pattern("RUST_LOG=debug cargo").as_deref(), Some(r"^RUST_LOG=debug\s+cargo(\s|$)"));
+        assert_eq!(pattern("PATH+=/x ls -la").as_deref(), Some(r"^PATH\+=/x\s+ls(\s|$)"));
     }
 
     #[test]
@@ -360,10 +299,7 @@ mod tests {
         assert!(matches(&p, "PAGER=blah git log"));
         assert!(!matches(&p, "PAGER=more git log"));
         assert!(!matches(&p, "git log"));
-        assert!(
-            !matches(r"^git\b", "PAGER=blah git log"),
-            "an unprefixed pattern does not cover a prefixed command"
-        );
+        assert!(!matches(r"^git\b", "PAGER=blah git log"), "an unprefixed pattern does not cover a prefixed command");
     }
 
     #[test]
@@ -378,31 +314,14 @@ mod tests {
     #[test]
     fn redirects_removed_by_the_parser_leave_the_subcommand() {
         let a = analyze("git 2>/dev/null log --oneline");
-        let item = a
-            .items
-            .iter()
-            .find(|i| i.kind == SubCommandKind::Command)
-            .unwrap();
+        let item = a.items.iter().find(|i| i.kind == SubCommandKind::Command).unwrap();
         assert_eq!(item.text, "git log --oneline");
-        assert_eq!(
-            command_pattern(&item.text).unwrap().pattern,
-            r"^git\s+log(\s|$)"
-        );
-        assert_eq!(
-            command_pattern_of(item).unwrap().pattern,
-            r"^git\s+log(\s|$)"
-        );
+        assert_eq!(command_pattern(&item.text).unwrap().pattern, r"^git\s+log(\s|$)");
+        assert_eq!(command_pattern_of(item).unwrap().pattern, r"^git\s+log(\s|$)");
         let a = analyze("git log > out.txt");
         assert_eq!(a.items.len(), 2);
-        assert_eq!(
-            command_pattern_of(&a.items[0]).unwrap().pattern,
-            r"^git\s+log(\s|$)"
-        );
-        assert_eq!(
-            command_pattern_of(&a.items[1]),
-            None,
-            "a redirect item gets no pattern"
-        );
+        assert_eq!(command_pattern_of(&a.items[0]).unwrap().pattern, r"^git\s+log(\s|$)");
+        assert_eq!(command_pattern_of(&a.items[1]), None, "a redirect item gets no pattern");
     }
 
     #[test]
@@ -446,28 +365,13 @@ mod tests {
     fn first_argument_that_is_not_a_plain_word_is_still_the_subcommand() {
         // Zed checks only the command word; its first argument is taken as written, escaped.
         assert_eq!(pattern("grep foo").as_deref(), Some(r"^grep\s+foo(\s|$)"));
-        assert_eq!(
-            pattern("cat src/main.rs").as_deref(),
-            Some(r"^cat\s+src/main\.rs(\s|$)")
-        );
+        assert_eq!(pattern("cat src/main.rs").as_deref(), Some(r"^cat\s+src/main\.rs(\s|$)"));
         assert_eq!(pattern("cat c.sh").as_deref(), Some(r"^cat\s+c\.sh(\s|$)"));
         assert_eq!(pattern("make g++").as_deref(), Some(r"^make\s+g\+\+(\s|$)"));
-        assert_eq!(
-            pattern("echo (a|b)*").as_deref(),
-            Some(r"^echo\s+\(a\|b\)\*(\s|$)")
-        );
-        assert_eq!(
-            pattern("git show HEAD~1").as_deref(),
-            Some(r"^git\s+show(\s|$)")
-        );
-        assert_eq!(
-            pattern("git HEAD~1").as_deref(),
-            Some(r"^git\s+HEAD\~1(\s|$)")
-        );
-        assert_eq!(
-            pattern("CXX=g++ make").as_deref(),
-            Some(r"^CXX=g\+\+\s+make(\s|$)")
-        );
+        assert_eq!(pattern("echo (a|b)*").as_deref(), Some(r"^echo\s+\(a\|b\)\*(\s|$)"));
+        assert_eq!(pattern("git show HEAD~1").as_deref(), Some(r"^git\s+show(\s|$)"));
+        assert_eq!(pattern("git HEAD~1").as_deref(), Some(r"^git\s+HEAD\~1(\s|$)"));
+        assert_eq!(pattern("CXX=g++ make").as_deref(), Some(r"^CXX=g\+\+\s+make(\s|$)"));
     }
 
     #[test]
@@ -509,22 +413,10 @@ mod tests {
     #[test]
     fn subcommand_pattern_covers_its_subcommand_only() {
         let p = pattern("cargo build --release").unwrap();
-        for covered in [
-            "cargo build",
-            "cargo build --release",
-            "cargo build --features foo",
-            "CARGO BUILD",
-        ] {
+        for covered in ["cargo build", "cargo build --release", "cargo build --features foo", "CARGO BUILD"] {
             assert!(matches(&p, covered), "{covered}");
         }
-        for other in [
-            "cargo publish",
-            "cargo test",
-            "cargo build-foo",
-            "cargo builder",
-            "npm install",
-            "xcargo build",
-        ] {
+        for other in ["cargo publish", "cargo test", "cargo build-foo", "cargo builder", "npm install", "xcargo build"] {
             assert!(!matches(&p, other), "{other}");
         }
     }
@@ -562,22 +454,9 @@ mod tests {
     #[test]
     fn analysed_items_are_cross_checked_against_their_words() {
         let item = |command: &str| analyze(command).items.into_iter().next().unwrap();
-        assert_eq!(
-            command_pattern_of(&item("cargo build --release"))
-                .unwrap()
-                .pattern,
-            r"^cargo\s+build(\s|$)"
-        );
-        assert_eq!(
-            command_pattern_of(&item("PAGER=blah git log"))
-                .unwrap()
-                .pattern,
-            r"^PAGER=blah\s+git\s+log(\s|$)"
-        );
-        assert_eq!(
-            command_pattern_of(&item("ls -la")).unwrap().pattern,
-            r"^ls\b"
-        );
+        assert_eq!(command_pattern_of(&item("cargo build --release")).unwrap().pattern, r"^cargo\s+build(\s|$)");
+        assert_eq!(command_pattern_of(&item("PAGER=blah git log")).unwrap().pattern, r"^PAGER=blah\s+git\s+log(\s|$)");
+        assert_eq!(command_pattern_of(&item("ls -la")).unwrap().pattern, r"^ls\b");
         // A quoted value with a space would shift the words of the text.
         assert_eq!(command_pattern_of(&item(r#"FOO="a b" git log"#)), None);
         // A quoted first argument with a space is not the first word of the text.
@@ -588,16 +467,8 @@ mod tests {
     #[test]
     fn one_pattern_per_sub_command() {
         let a = analyze("cargo test 2>&1 | tail -n 5 && ./script.sh | grep foo");
-        let got: Vec<String> = a
-            .items
-            .iter()
-            .filter_map(command_pattern_of)
-            .map(|s| s.pattern)
-            .collect();
-        assert_eq!(
-            got,
-            [r"^cargo\s+test(\s|$)", r"^tail\b", r"^grep\s+foo(\s|$)"]
-        );
+        let got: Vec<String> = a.items.iter().filter_map(command_pattern_of).map(|s| s.pattern).collect();
+        assert_eq!(got, [r"^cargo\s+test(\s|$)", r"^tail\b", r"^grep\s+foo(\s|$)"]);
     }
 
     #[test]
@@ -606,16 +477,8 @@ mod tests {
         assert_eq!(s.pattern, "^/Users/alice/project/src/");
         assert_eq!(s.display, "/Users/alice/project/src/");
         assert_eq!(path_pattern("src/lib.rs").unwrap().pattern, "^src/");
-        assert_eq!(
-            path_pattern("/my-project/sub-dir/file.rs").unwrap().pattern,
-            "^/my-project/sub-dir/"
-        );
-        assert_eq!(
-            path_pattern("/path/with (parens)/file.txt")
-                .unwrap()
-                .pattern,
-            r"^/path/with \(parens\)/"
-        );
+        assert_eq!(path_pattern("/my-project/sub-dir/file.rs").unwrap().pattern, "^/my-project/sub-dir/");
+        assert_eq!(path_pattern("/path/with (parens)/file.txt").unwrap().pattern, r"^/path/with \(parens\)/");
         assert_eq!(path_pattern("a.b/c+d/x").unwrap().pattern, r"^a\.b/c\+d/");
         assert_eq!(path_pattern("/a/b/").unwrap().pattern, "^/a/");
     }
@@ -656,42 +519,20 @@ mod tests {
     #[test]
     fn common_parent_is_the_deepest_shared_directory() {
         assert_eq!(
-            common_parent(
-                "/Users/alice/project/src/old.rs",
-                "/Users/alice/project/src/new.rs"
-            )
-            .as_deref(),
+            common_parent("/Users/alice/project/src/old.rs", "/Users/alice/project/src/new.rs").as_deref(),
             Some("/Users/alice/project/src")
         );
         assert_eq!(
-            common_parent(
-                "/Users/alice/project/src/old.rs",
-                "/Users/alice/project/dst/new.rs"
-            )
-            .as_deref(),
+            common_parent("/Users/alice/project/src/old.rs", "/Users/alice/project/dst/new.rs").as_deref(),
             Some("/Users/alice/project")
         );
-        assert_eq!(
-            common_parent("src/old.rs", "src/new.rs").as_deref(),
-            Some("src")
-        );
+        assert_eq!(common_parent("src/old.rs", "src/new.rs").as_deref(), Some("src"));
         assert_eq!(common_parent("/home/file.txt", "/tmp/file.txt"), None);
         assert_eq!(common_parent("src/a.rs", "dst/b.rs"), None);
         assert_eq!(common_parent("a.rs", "b.rs"), None);
-        assert_eq!(
-            common_parent("/ab/x", "/abc/y"),
-            None,
-            "components, not characters"
-        );
-        let s = common_parent_pattern(
-            "/Users/alice/project/src/old.rs",
-            "/Users/alice/project/dst/new.rs",
-        )
-        .unwrap();
-        assert_eq!(
-            (s.pattern.as_str(), s.display.as_str()),
-            ("^/Users/alice/project/", "/Users/alice/project/")
-        );
+        assert_eq!(common_parent("/ab/x", "/abc/y"), None, "components, not characters");
+        let s = common_parent_pattern("/Users/alice/project/src/old.rs", "/Users/alice/project/dst/new.rs").unwrap();
+        assert_eq!((s.pattern.as_str(), s.display.as_str()), ("^/Users/alice/project/", "/Users/alice/project/"));
         assert_eq!(common_parent_pattern("./a/x", "./a/y"), None);
     }
 
@@ -700,41 +541,15 @@ mod tests {
         let s = url_pattern("https://github.com/user/repo").unwrap();
         assert_eq!(s.pattern, r"^https?://github\.com(?:[:/?#]|$)");
         assert_eq!(s.display, "github.com");
-        assert_eq!(
-            url_pattern("http://example.com/path?query=1")
-                .unwrap()
-                .pattern,
-            r"^https?://example\.com(?:[:/?#]|$)"
-        );
-        assert_eq!(
-            url_pattern("https://typescript-eslint.io/rules")
-                .unwrap()
-                .pattern,
-            r"^https?://typescript-eslint\.io(?:[:/?#]|$)"
-        );
-        assert_eq!(
-            url_pattern("https://GitHub.COM").unwrap().display,
-            "github.com"
-        );
-        assert_eq!(
-            url_pattern("http://[::1]:8080/x").unwrap().pattern,
-            r"^https?://\[::1\](?:[:/?#]|$)"
-        );
+        assert_eq!(url_pattern("http://example.com/path?query=1").unwrap().pattern, r"^https?://example\.com(?:[:/?#]|$)");
+        assert_eq!(url_pattern("https://typescript-eslint.io/rules").unwrap().pattern, r"^https?://typescript-eslint\.io(?:[:/?#]|$)");
+        assert_eq!(url_pattern("https://GitHub.COM").unwrap().display, "github.com");
+        assert_eq!(url_pattern("http://[::1]:8080/x").unwrap().pattern, r"^https?://\[::1\](?:[:/?#]|$)");
         let p = url_pattern("https://docs.rs").unwrap().pattern;
-        for covered in [
-            "https://docs.rs",
-            "http://docs.rs/",
-            "https://docs.rs:443/x",
-            "https://docs.rs?q",
-            "https://DOCS.rs/x",
-        ] {
+        for covered in ["https://docs.rs", "http://docs.rs/", "https://docs.rs:443/x", "https://docs.rs?q", "https://DOCS.rs/x"] {
             assert!(matches(&p, covered), "{covered}");
         }
-        for other in [
-            "https://docs.rs.evil.example/",
-            "https://docs.rsx/",
-            "ftp://docs.rs/",
-        ] {
+        for other in ["https://docs.rs.evil.example/", "https://docs.rsx/", "ftp://docs.rs/"] {
             assert!(!matches(&p, other), "{other}");
         }
     }
@@ -755,19 +570,9 @@ mod tests {
 
     #[test]
     fn never_panics_on_arbitrary_text() {
-        let alphabet = [
-            'a', ' ', '=', '-', '.', '/', '\\', '[', '(', '+', '$', ':', '@', 'é', '\n', '\t', '_',
-        ];
+        let alphabet = ['a', ' ', '=', '-', '.', '/', '\\', '[', '(', '+', '$', ':', '@', 'é', '\n', '\t', '_'];
         for s in crate::test_support::random_strings(&alphabet, 20_000, 16, 0x2545_F491_4F6C_DD1D) {
-            for found in [
-                command_pattern(&s),
-                path_pattern(&s),
-                url_pattern(&s),
-                common_parent_pattern(&s, "a/b"),
-            ]
-            .into_iter()
-            .flatten()
-            {
+            for found in [command_pattern(&s), path_pattern(&s), url_pattern(&s), common_parent_pattern(&s, "a/b")].into_iter().flatten() {
                 assert!(regex_lite::Regex::new(&found.pattern).is_ok(), "{s:?}");
             }
             let _ = common_parent(&s, &s);

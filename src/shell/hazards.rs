@@ -84,7 +84,16 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
     },
     FlagRule {
         commands: &["git"],
-        matches: FlagMatch::Option(&["--output", "--ext-diff", "--exec", "--extcmd", "--upload-pack", "--receive-pack", "--open-files-in-pager", "-O"]),
+        matches: FlagMatch::Option(&[
+            "--output",
+            "--ext-diff",
+            "--exec",
+            "--extcmd",
+            "--upload-pack",
+            "--receive-pack",
+            "--open-files-in-pager",
+            "-O",
+        ]),
         why: "git writes a file or runs an external command with this option",
     },
     FlagRule { commands: &["rg"], matches: FlagMatch::Option(&["--pre"]), why: "ripgrep runs the --pre command on every file" },
@@ -100,7 +109,11 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
         matches: FlagMatch::AwkProgram,
         why: "the awk program can run commands or write files",
     },
-    FlagRule { commands: &["awk", "gawk", "mawk", "nawk"], matches: FlagMatch::Option(&["-f", "--file"]), why: "the awk program comes from a file that cannot be checked" },
+    FlagRule {
+        commands: &["awk", "gawk", "mawk", "nawk"],
+        matches: FlagMatch::Option(&["-f", "--file"]),
+        why: "the awk program comes from a file that cannot be checked",
+    },
     FlagRule { commands: &["xargs"], matches: FlagMatch::Always, why: "xargs runs its arguments as a command" },
     FlagRule { commands: &["eval", "source", "."], matches: FlagMatch::Always, why: "runs text or a script as shell commands" },
     FlagRule {
@@ -120,7 +133,15 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
     FlagRule { commands: &["lua", "luajit"], matches: FlagMatch::Option(&["-e"]), why: "lua -e runs inline code" },
     FlagRule {
         commands: &["tar", "gtar", "bsdtar"],
-        matches: FlagMatch::Option(&["--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "--new-volume-script", "-F"]),
+        matches: FlagMatch::Option(&[
+            "--to-command",
+            "--use-compress-program",
+            "-I",
+            "--checkpoint-action",
+            "--info-script",
+            "--new-volume-script",
+            "-F",
+        ]),
         why: "tar runs an external command with this option",
     },
     FlagRule { commands: &["zip"], matches: FlagMatch::Option(&["-TT", "--unzip-command"]), why: "zip runs the given test command" },
@@ -131,7 +152,24 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
     },
     FlagRule {
         commands: &["curl"],
-        matches: FlagMatch::Option(&["-o", "--output", "-O", "--remote-name", "--remote-name-all", "-D", "--dump-header", "-c", "--cookie-jar", "-K", "--config", "--trace", "--trace-ascii", "--libcurl", "--stderr", "--output-dir"]),
+        matches: FlagMatch::Option(&[
+            "-o",
+            "--output",
+            "-O",
+            "--remote-name",
+            "--remote-name-all",
+            "-D",
+            "--dump-header",
+            "-c",
+            "--cookie-jar",
+            "-K",
+            "--config",
+            "--trace",
+            "--trace-ascii",
+            "--libcurl",
+            "--stderr",
+            "--output-dir",
+        ]),
         why: "curl writes a file (or reads its options from one) with this option",
     },
     FlagRule { commands: &["env"], matches: FlagMatch::Option(&["-S", "--split-string"]), why: "env -S splits a string into a command" },
@@ -226,13 +264,12 @@ fn option_matches(arg: &str, option: &str) -> bool {
 }
 
 fn short_cluster_has(arg: &str, letter: char) -> bool {
-    arg.strip_prefix('-')
-        .filter(|rest| !rest.starts_with('-'))
-        .and_then(|rest| rest.chars().next().map(|first| (first, rest)))
-        .is_some_and(|(first, rest)| {
+    arg.strip_prefix('-').filter(|rest| !rest.starts_with('-')).and_then(|rest| rest.chars().next().map(|first| (first, rest))).is_some_and(
+        |(first, rest)| {
             // Letters up to the first non-letter: `-i.bak` has `i`; `-n5` has `n`.
             first.is_ascii_alphabetic() && rest.chars().take_while(char::is_ascii_alphabetic).any(|c| c == letter)
-        })
+        },
+    )
 }
 
 fn sed_script_writes_or_executes(args: &[String]) -> bool {
@@ -321,21 +358,13 @@ fn awk_program_executes_or_writes(args: &[String]) -> bool {
 fn rule_applies(rule: &FlagRule, args: &[String]) -> Option<String> {
     match rule.matches {
         FlagMatch::Always => Some(String::new()),
-        FlagMatch::Option(options) => args
-            .iter()
-            .take_while(|a| a.as_str() != "--")
-            .find(|a| options.iter().any(|o| option_matches(a, o)))
-            .cloned(),
-        FlagMatch::ShortCluster(letter) => args
-            .iter()
-            .take_while(|a| a.as_str() != "--")
-            .find(|a| short_cluster_has(a, letter))
-            .cloned(),
-        FlagMatch::GlobalOption(options) => args
-            .iter()
-            .take_while(|a| a.starts_with('-'))
-            .find(|a| options.iter().any(|o| option_matches(a, o)))
-            .cloned(),
+        FlagMatch::Option(options) => {
+            args.iter().take_while(|a| a.as_str() != "--").find(|a| options.iter().any(|o| option_matches(a, o))).cloned()
+        }
+        FlagMatch::ShortCluster(letter) => args.iter().take_while(|a| a.as_str() != "--").find(|a| short_cluster_has(a, letter)).cloned(),
+        FlagMatch::GlobalOption(options) => {
+            args.iter().take_while(|a| a.starts_with('-')).find(|a| options.iter().any(|o| option_matches(a, o))).cloned()
+        }
         FlagMatch::SedScript => sed_script_writes_or_executes(args).then(|| "script".to_owned()),
         FlagMatch::AwkProgram => awk_program_executes_or_writes(args).then(|| "program".to_owned()),
     }
@@ -396,18 +425,47 @@ mod tests {
     #[test]
     fn the_table_flags_what_it_lists_and_leaves_plain_uses_alone() {
         for bad in [
-            "find . -name x -exec rm {} ;", "find . -delete", "git -c core.pager=sh log", "git --paginate log",
-            "git diff --output=/tmp/x", "git diff --ext-diff", "rg --pre ./x foo", "rg --pre=./x foo",
-            "sed -i s/a/b/ f", "sed -ni p f", "sed s/a/b/e f", "sed -e 1e f", "sed w/tmp/x f", "xargs rm",
-            "python3 -c print(1)", "node -e x", "perl -pe s/a/b/", "sort -o out in", "curl -o x http://e",
-            "awk {system(\"sh\")} f", "tar -I sh -xf a.tar", "sudo find . -delete", "env A=1 find / -delete",
-            "timeout 5 find . -exec ls ;", "/usr/bin/find . -delete",
+            "find . -name x -exec rm {} ;",
+            "find . -delete",
+            "git -c core.pager=sh log",
+            "git --paginate log",
+            "git diff --output=/tmp/x",
+            "git diff --ext-diff",
+            "rg --pre ./x foo",
+            "rg --pre=./x foo",
+            "sed -i s/a/b/ f",
+            "sed -ni p f",
+            "sed s/a/b/e f",
+            "sed -e 1e f",
+            "sed w/tmp/x f",
+            "xargs rm",
+            "python3 -c print(1)",
+            "node -e x",
+            "perl -pe s/a/b/",
+            "sort -o out in",
+            "curl -o x http://e",
+            "awk {system(\"sh\")} f",
+            "tar -I sh -xf a.tar",
+            "sudo find . -delete",
+            "env A=1 find / -delete",
+            "timeout 5 find . -exec ls ;",
+            "/usr/bin/find . -delete",
         ] {
             assert!(flagged(bad), "{bad}");
         }
         for fine in [
-            "find . -name x", "git log -p", "git status", "rg foo", "sed s/a/b/ f", "sed -n p f", "python3 x.py",
-            "sort in", "curl http://e", "awk {print} f", "tar -xf a.tar", "sed s/west/east/ f",
+            "find . -name x",
+            "git log -p",
+            "git status",
+            "rg foo",
+            "sed s/a/b/ f",
+            "sed -n p f",
+            "python3 x.py",
+            "sort in",
+            "curl http://e",
+            "awk {print} f",
+            "tar -xf a.tar",
+            "sed s/west/east/ f",
         ] {
             assert!(!flagged(fine), "{fine}");
         }

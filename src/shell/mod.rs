@@ -9,12 +9,12 @@
 //! Whatever the parser cannot vouch for turns allow rules off for the whole input.
 
 mod hazards;
-mod parser;
 mod other_shells;
+mod parser;
 mod rm_guard;
 
-pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub(crate) use hazards::command_chain;
+pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};
 
 use serde::Serialize;

@@ -39,7 +39,7 @@
 //! quotes or brackets and operators without a command are not vouched for; nesting is capped.
 
 use super::hazards::{hazards_of_command, Hazard, HazardKind, SHELLS};
-use super::{Context, SubCommandKind, Shell, ShellAnalysis, SubCommand};
+use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
 
 /// Deepest nesting of substitutions, blocks and shell payloads that is followed.
 const MAX_DEPTH: usize = 24;
@@ -102,10 +102,8 @@ const NU_KEYWORDS: [&str; 30] = [
     "continue",
 ];
 
-const ELVISH_KEYWORDS: [&str; 15] = [
-    "var", "set", "tmp", "del", "fn", "use", "if", "elif", "else", "while", "for", "try", "catch",
-    "finally", "pragma",
-];
+const ELVISH_KEYWORDS: [&str; 15] =
+    ["var", "set", "tmp", "del", "fn", "use", "if", "elif", "else", "while", "for", "try", "catch", "finally", "pragma"];
 
 /// rc keywords whose parenthesised part is a command list (`if(test -f x) rm x`).
 const RC_CONDITIONS: [&str; 4] = ["if", "while", "for", "switch"];
@@ -172,10 +170,9 @@ const PS_EXECUTING: [&str; 17] = [
 
 /// cmd built-ins, which cmd recognises even when glued to what follows (`rd/s`, `echo.`).
 const CMD_BUILTINS: [&str; 36] = [
-    "assoc", "break", "call", "cd", "chdir", "cls", "color", "copy", "date", "del", "dir", "echo",
-    "endlocal", "erase", "exit", "for", "ftype", "goto", "if", "md", "mkdir", "mklink", "move",
-    "path", "pause", "popd", "prompt", "pushd", "rd", "rem", "ren", "rename", "rmdir", "set",
-    "start", "type",
+    "assoc", "break", "call", "cd", "chdir", "cls", "color", "copy", "date", "del", "dir", "echo", "endlocal", "erase", "exit", "for",
+    "ftype", "goto", "if", "md", "mkdir", "mklink", "move", "path", "pause", "popd", "prompt", "pushd", "rd", "rem", "ren", "rename",
+    "rmdir", "set", "start", "type",
 ];
 
 /// Analyses `command` as `shell` would run it.
@@ -183,13 +180,7 @@ pub(super) fn analyze(shell: Shell, command: &str) -> ShellAnalysis {
     analyze_nested(shell, command, 0, Context::TopLevel, None)
 }
 
-fn analyze_nested(
-    shell: Shell,
-    command: &str,
-    depth: usize,
-    context: Context,
-    span_override: Option<(usize, usize)>,
-) -> ShellAnalysis {
+fn analyze_nested(shell: Shell, command: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>) -> ShellAnalysis {
     match shell {
         Shell::Posix => {
             // Only reached for payloads; parse it as the POSIX parser does and adopt its items.
@@ -209,20 +200,13 @@ fn analyze_nested(
         _ => {
             let mut analyzer = Analyzer::new(shell, command, depth, context, span_override);
             analyzer.parse_list(None);
-            ShellAnalysis {
-                items: analyzer.items,
-                cannot_vouch: analyzer.cannot_vouch,
-            }
+            ShellAnalysis { items: analyzer.items, cannot_vouch: analyzer.cannot_vouch }
         }
     }
 }
 
 /// An unknown shell: the whole line is one item, and nothing is vouched for.
-fn unknown(
-    command: &str,
-    context: Context,
-    span_override: Option<(usize, usize)>,
-) -> ShellAnalysis {
+fn unknown(command: &str, context: Context, span_override: Option<(usize, usize)>) -> ShellAnalysis {
     let trimmed = command.trim();
     let mut items = Vec::new();
     if !trimmed.is_empty() {
@@ -241,10 +225,7 @@ fn unknown(
             hazards: Vec::new(),
         });
     }
-    ShellAnalysis {
-        items,
-        cannot_vouch: Some("the shell is not known, so its command line is not analysed".into()),
-    }
+    ShellAnalysis { items, cannot_vouch: Some("the shell is not known, so its command line is not analysed".into()) }
 }
 
 /// A word after quote removal.
@@ -260,11 +241,7 @@ struct Word {
 
 impl Word {
     fn at(start: usize) -> Self {
-        Word {
-            start,
-            end: start,
-            ..Word::default()
-        }
+        Word { start, end: start, ..Word::default() }
     }
 }
 
@@ -347,10 +324,7 @@ fn program_name(shell: Shell, name: &str) -> String {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     if matches!(shell, Shell::PowerShell | Shell::Cmd) {
         let lower = base.to_ascii_lowercase();
-        lower
-            .strip_suffix(".exe")
-            .map(str::to_owned)
-            .unwrap_or(lower)
+        lower.strip_suffix(".exe").map(str::to_owned).unwrap_or(lower)
     } else {
         base.to_owned()
     }
@@ -399,9 +373,7 @@ fn powershell_payload(program: &str, args: &[String]) -> Result<Option<String>, 
         let lower = arg.to_ascii_lowercase();
         let Some(option) = lower.strip_prefix('-').or_else(|| lower.strip_prefix('/')) else {
             // Windows PowerShell runs a positional argument as a command, pwsh as a file.
-            return Ok(
-                (program == "powershell").then(|| args.get(i..).unwrap_or_default().join(" "))
-            );
+            return Ok((program == "powershell").then(|| args.get(i..).unwrap_or_default().join(" ")));
         };
         let option = option.trim_start_matches('-');
         if option.is_empty() {
@@ -416,11 +388,7 @@ fn powershell_payload(program: &str, args: &[String]) -> Result<Option<String>, 
         if "file".starts_with(option) {
             return Ok(None);
         }
-        i += if option.len() > 1 && TAKES_VALUE.iter().any(|t| t.starts_with(option)) {
-            2
-        } else {
-            1
-        };
+        i += if option.len() > 1 && TAKES_VALUE.iter().any(|t| t.starts_with(option)) { 2 } else { 1 };
     }
     Ok(None)
 }
@@ -438,13 +406,7 @@ fn cmd_payload(args: &[String]) -> Option<String> {
 }
 
 impl Analyzer {
-    fn new(
-        shell: Shell,
-        text: &str,
-        depth: usize,
-        context: Context,
-        span_override: Option<(usize, usize)>,
-    ) -> Self {
+    fn new(shell: Shell, text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>) -> Self {
         Analyzer {
             shell,
             text: text.to_owned(),
@@ -483,10 +445,7 @@ impl Analyzer {
 
     /// Whether the input continues with `literal`.
     fn ahead(&self, literal: &str) -> bool {
-        literal
-            .chars()
-            .enumerate()
-            .all(|(i, c)| self.peek_at(i) == Some(c))
+        literal.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
     }
 
     fn source(&self, start: usize, end: usize) -> String {
@@ -519,15 +478,9 @@ impl Analyzer {
     /// Checks a character copied into a word: control characters and look-alikes are not vouched for.
     fn push_plain(&mut self, word: &mut Word, c: char) {
         if c.is_control() && !matches!(c, '\t' | '\n') {
-            self.distrust(&format!(
-                "the command contains the control character U+{:04X}",
-                c as u32
-            ));
+            self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
         } else if c.is_whitespace() && !c.is_ascii() {
-            self.distrust(&format!(
-                "the command contains the Unicode space U+{:04X}",
-                c as u32
-            ));
+            self.distrust(&format!("the command contains the Unicode space U+{:04X}", c as u32));
         }
         word.text.push(c);
     }
@@ -548,16 +501,10 @@ impl Analyzer {
             let next = self.peek_at(1);
             match (self.shell, c) {
                 (_, ' ' | '\t' | '\r') => self.pos += 1,
-                (Shell::Elvish | Shell::Cmd, '^')
-                | (Shell::Rc, '\\')
-                | (Shell::PowerShell, '`')
-                    if next == Some('\n') =>
-                {
+                (Shell::Elvish | Shell::Cmd, '^') | (Shell::Rc, '\\') | (Shell::PowerShell, '`') if next == Some('\n') => {
                     self.pos += 2;
                 }
-                (Shell::Elvish | Shell::Cmd, '^') | (Shell::PowerShell, '`')
-                    if next == Some('\r') && self.peek_at(2) == Some('\n') =>
-                {
+                (Shell::Elvish | Shell::Cmd, '^') | (Shell::PowerShell, '`') if next == Some('\r') && self.peek_at(2) == Some('\n') => {
                     self.pos += 3;
                 }
                 (Shell::PowerShell, '<') if next == Some('#') => {
@@ -575,10 +522,7 @@ impl Analyzer {
                     }
                 }
                 (Shell::PowerShell, c) if c.is_whitespace() && !c.is_ascii() => {
-                    self.distrust(&format!(
-                        "PowerShell reads the Unicode space U+{:04X} as a blank",
-                        c as u32
-                    ));
+                    self.distrust(&format!("PowerShell reads the Unicode space U+{:04X} as a blank", c as u32));
                     self.pos += 1;
                 }
                 _ => return,
@@ -589,10 +533,7 @@ impl Analyzer {
     /// Whether a Nushell token equal to `literal` starts here.
     fn nu_token_ahead(&self, literal: &str) -> bool {
         let n = literal.chars().count();
-        self.ahead(literal)
-            && self
-                .peek_at(n)
-                .is_none_or(|c| is_blank(c) || matches!(c, '\n' | ';' | '|' | ')' | '}' | ']'))
+        self.ahead(literal) && self.peek_at(n).is_none_or(|c| is_blank(c) || matches!(c, '\n' | ';' | '|' | ')' | '}' | ']'))
     }
 
     /// The separator starting here, if any. `command_started` tells PowerShell's trailing
@@ -609,18 +550,10 @@ impl Analyzer {
                     return Some((pipe.chars().count(), Sep::Pipe, None));
                 }
                 if let Some(pipe) = ["o>|", "out>|"].iter().find(|p| self.nu_token_ahead(p)) {
-                    return Some((
-                        pipe.chars().count(),
-                        Sep::Pipe,
-                        Some("Nushell rejects 'o>|'"),
-                    ));
+                    return Some((pipe.chars().count(), Sep::Pipe, Some("Nushell rejects 'o>|'")));
                 }
                 if self.nu_token_ahead("&&") {
-                    return Some((
-                        2,
-                        Sep::AndOr,
-                        Some("Nushell has no '&&' (it uses ';' and 'and')"),
-                    ));
+                    return Some((2, Sep::AndOr, Some("Nushell has no '&&' (it uses ';' and 'and')")));
                 }
                 match (c, next) {
                     ('|', Some('|')) => Some((2, Sep::AndOr, Some("Nushell has no '||' operator"))),
@@ -642,20 +575,13 @@ impl Analyzer {
                 ('|', Some('[')) => {
                     // `|[2]` or `|[2=1]`: a pipe of other descriptors.
                     let mut n = 2;
-                    while self
-                        .peek_at(n)
-                        .is_some_and(|c| c.is_ascii_digit() || c == '=')
-                    {
+                    while self.peek_at(n).is_some_and(|c| c.is_ascii_digit() || c == '=') {
                         n += 1;
                     }
                     if self.peek_at(n) == Some(']') {
                         Some((n + 1, Sep::Pipe, None))
                     } else {
-                        Some((
-                            1,
-                            Sep::Pipe,
-                            Some("an rc pipe's descriptor list is malformed"),
-                        ))
+                        Some((1, Sep::Pipe, Some("an rc pipe's descriptor list is malformed")))
                     }
                 }
                 ('|', _) => Some((1, Sep::Pipe, None)),
@@ -666,14 +592,8 @@ impl Analyzer {
                 ('&', Some('&')) | ('|', Some('|')) => Some((2, Sep::AndOr, None)),
                 ('|', _) => Some((1, Sep::Pipe, None)),
                 ('&', next) if command_started => {
-                    let glued = next.is_some_and(|n| {
-                        !is_blank(n) && !matches!(n, '\n' | ';' | '|' | ')' | '}')
-                    });
-                    Some((
-                        1,
-                        Sep::Sequence,
-                        glued.then_some("PowerShell does not allow '&' inside a command"),
-                    ))
+                    let glued = next.is_some_and(|n| !is_blank(n) && !matches!(n, '\n' | ';' | '|' | ')' | '}'));
+                    Some((1, Sep::Sequence, glued.then_some("PowerShell does not allow '&' inside a command")))
                 }
                 _ => None,
             },
@@ -762,10 +682,7 @@ impl Analyzer {
             let before = self.pos;
             self.parse_command(close);
             if self.pos == before {
-                self.distrust(&format!(
-                    "'{c}' cannot start a {} command",
-                    self.shell_name()
-                ));
+                self.distrust(&format!("'{c}' cannot start a {} command", self.shell_name()));
                 self.bump();
             }
             state = State::AfterCommand;
@@ -864,9 +781,7 @@ impl Analyzer {
                         self.bump();
                         continue;
                     }
-                    (Shell::Rc, '!' | '@')
-                        if self.peek_at(1).is_none_or(|n| is_blank(n) || n == '{') =>
-                    {
+                    (Shell::Rc, '!' | '@') if self.peek_at(1).is_none_or(|n| is_blank(n) || n == '{') => {
                         self.bump();
                         continue;
                     }
@@ -894,18 +809,12 @@ impl Analyzer {
             let word = self.read_word(close);
             if self.pos == before {
                 if started {
-                    self.distrust(&format!(
-                        "'{c}' cannot appear inside a {} command",
-                        self.shell_name()
-                    ));
+                    self.distrust(&format!("'{c}' cannot appear inside a {} command", self.shell_name()));
                 }
                 break;
             }
             last_end = word.end;
-            if self.shell == Shell::Elvish
-                && matches!(self.peek(), Some('<' | '>'))
-                && !word.text.chars().all(|ch| ch.is_ascii_digit())
-            {
+            if self.shell == Shell::Elvish && matches!(self.peek(), Some('<' | '>')) && !word.text.chars().all(|ch| ch.is_ascii_digit()) {
                 self.distrust("Elvish reads a word glued to '<' or '>' as a file descriptor");
             }
             if self.shell == Shell::Rc && cmd.words.is_empty() && !word.quoted {
@@ -933,12 +842,7 @@ impl Analyzer {
 
     /// Builds the command's item (inserted before the items found inside its words) and its redirects.
     fn finish_command(&mut self, owner: usize, start: usize, end: usize, cmd: Pending) {
-        let Pending {
-            mut words,
-            redirects,
-            mut hazards,
-            call_operator,
-        } = cmd;
+        let Pending { mut words, redirects, mut hazards, call_operator } = cmd;
         if call_operator && words.is_empty() {
             self.distrust("PowerShell's '&' needs a command to call");
         }
@@ -957,11 +861,7 @@ impl Analyzer {
                 if !(chars.next().is_some_and(is_name_start) && chars.all(is_name_char)) {
                     break;
                 }
-                hazards.push(Hazard::new(
-                    HazardKind::EnvAssignment,
-                    name,
-                    "a leading name=value assignment changes how the command runs",
-                ));
+                hazards.push(Hazard::new(HazardKind::EnvAssignment, name, "a leading name=value assignment changes how the command runs"));
                 assignments += 1;
             }
         }
@@ -987,11 +887,7 @@ impl Analyzer {
             }
         }
         let name = words.get(assignments).map(|w| w.text.clone());
-        let args: Vec<String> = words
-            .iter()
-            .skip(assignments + 1)
-            .map(|w| w.text.clone())
-            .collect();
+        let args: Vec<String> = words.iter().skip(assignments + 1).map(|w| w.text.clone()).collect();
         if let Some(head) = words.get(assignments) {
             let raw = self.source(head.start, head.end);
             self.check_head(head, &raw, call_operator, &args, &mut hazards);
@@ -1000,11 +896,7 @@ impl Analyzer {
         if let Some(program) = &program {
             hazards.extend(hazards_of_command(program, &args));
         }
-        let text = words
-            .iter()
-            .map(|w| w.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
         let (s, e) = self.span(start, end);
         if !text.is_empty() || name.is_some() {
             let item = SubCommand {
@@ -1033,89 +925,48 @@ impl Analyzer {
     }
 
     /// Per-shell checks of the command word: keywords, expression statements, built-ins.
-    fn check_head(
-        &mut self,
-        head: &Word,
-        raw: &str,
-        call_operator: bool,
-        args: &[String],
-        hazards: &mut Vec<Hazard>,
-    ) {
+    fn check_head(&mut self, head: &Word, raw: &str, call_operator: bool, args: &[String], hazards: &mut Vec<Hazard>) {
         let lower = head.text.to_ascii_lowercase();
         let first = raw.chars().next();
         match self.shell {
             Shell::Nushell => {
                 if !head.quoted && NU_KEYWORDS.contains(&head.text.as_str()) {
-                    self.distrust(&format!(
-                        "the Nushell keyword '{}' is not analysed",
-                        head.text
-                    ));
+                    self.distrust(&format!("the Nushell keyword '{}' is not analysed", head.text));
                 }
-                if matches!(
-                    first,
-                    Some('$' | '(' | '[' | '{' | '\'' | '"' | '`' | '0'..='9')
-                ) {
-                    self.distrust(
-                        "Nushell evaluates this statement as an expression, which is not analysed",
-                    );
+                if matches!(first, Some('$' | '(' | '[' | '{' | '\'' | '"' | '`' | '0'..='9')) {
+                    self.distrust("Nushell evaluates this statement as an expression, which is not analysed");
                 }
                 match head.text.as_str() {
-                    "run-external" => hazards.push(Hazard::new(
-                        HazardKind::ExecutingFlag,
-                        "run-external",
-                        "run-external runs its arguments as a command",
-                    )),
-                    "load-env" | "with-env" => hazards.push(Hazard::new(
-                        HazardKind::EnvAssignment,
-                        &head.text,
-                        "sets environment variables for what runs next",
-                    )),
+                    "run-external" => {
+                        hazards.push(Hazard::new(HazardKind::ExecutingFlag, "run-external", "run-external runs its arguments as a command"))
+                    }
+                    "load-env" | "with-env" => {
+                        hazards.push(Hazard::new(HazardKind::EnvAssignment, &head.text, "sets environment variables for what runs next"))
+                    }
                     "save" => {
-                        let target = args
-                            .iter()
-                            .find(|a| !a.starts_with('-'))
-                            .cloned()
-                            .unwrap_or_default();
-                        hazards.push(Hazard::new(
-                            HazardKind::OutputRedirect,
-                            &target,
-                            "save writes its input to a file",
-                        ));
+                        let target = args.iter().find(|a| !a.starts_with('-')).cloned().unwrap_or_default();
+                        hazards.push(Hazard::new(HazardKind::OutputRedirect, &target, "save writes its input to a file"));
                     }
                     _ => {}
                 }
             }
             Shell::Elvish => {
                 if !head.quoted && ELVISH_KEYWORDS.contains(&head.text.as_str()) {
-                    self.distrust(&format!(
-                        "the Elvish keyword '{}' is not analysed",
-                        head.text
-                    ));
+                    self.distrust(&format!("the Elvish keyword '{}' is not analysed", head.text));
                 }
                 if matches!(head.text.as_str(), "set-env" | "unset-env") {
-                    hazards.push(Hazard::new(
-                        HazardKind::EnvAssignment,
-                        &head.text,
-                        "changes the environment of what runs next",
-                    ));
+                    hazards.push(Hazard::new(HazardKind::EnvAssignment, &head.text, "changes the environment of what runs next"));
                 }
             }
             Shell::PowerShell => {
                 if !head.quoted && PS_KEYWORDS.contains(&lower.as_str()) {
-                    self.distrust(&format!(
-                        "the PowerShell keyword '{}' is not analysed",
-                        head.text
-                    ));
+                    self.distrust(&format!("the PowerShell keyword '{}' is not analysed", head.text));
                 }
                 // After the call operator `&` any of these names the command to call.
                 let expression = !call_operator
                     && match first {
                         Some('$' | '(' | '@' | '[' | '0'..='9') => true,
-                        Some(c) => {
-                            is_single_quote(c)
-                                || is_double_quote(c)
-                                || (c == '-' && raw.len() > 1 && !raw.starts_with("--"))
-                        }
+                        Some(c) => is_single_quote(c) || is_double_quote(c) || (c == '-' && raw.len() > 1 && !raw.starts_with("--")),
                         None => false,
                     };
                 if expression {
@@ -1128,18 +979,10 @@ impl Analyzer {
                         "runs a command or code given as text, or changes what a name runs",
                     ));
                 }
-                if matches!(
-                    lower.as_str(),
-                    "set-item" | "si" | "set-content" | "sc" | "new-item" | "ni"
-                ) && args
-                    .iter()
-                    .any(|a| a.to_ascii_lowercase().starts_with("env:"))
+                if matches!(lower.as_str(), "set-item" | "si" | "set-content" | "sc" | "new-item" | "ni")
+                    && args.iter().any(|a| a.to_ascii_lowercase().starts_with("env:"))
                 {
-                    hazards.push(Hazard::new(
-                        HazardKind::EnvAssignment,
-                        &head.text,
-                        "sets an environment variable",
-                    ));
+                    hazards.push(Hazard::new(HazardKind::EnvAssignment, &head.text, "sets an environment variable"));
                 }
             }
             Shell::Cmd => self.check_cmd_head(&lower, args, hazards),
@@ -1158,46 +1001,19 @@ impl Analyzer {
             self.distrust(&format!("the cmd command '{lower}' is not analysed"));
         }
         if let Some(builtin) = CMD_BUILTINS.iter().find(|b| {
-            lower
-                .strip_prefix(**b)
-                .and_then(|rest| rest.chars().next())
-                .is_some_and(|c| !c.is_ascii_alphanumeric() && c != '_' && c != '-')
+            lower.strip_prefix(**b).and_then(|rest| rest.chars().next()).is_some_and(|c| !c.is_ascii_alphanumeric() && c != '_' && c != '-')
         }) {
-            self.distrust(&format!(
-                "cmd reads '{lower}' as its built-in '{builtin}' with more arguments"
-            ));
+            self.distrust(&format!("cmd reads '{lower}' as its built-in '{builtin}' with more arguments"));
         }
-        if lower
-            .chars()
-            .skip(1)
-            .any(|c| matches!(c, '/' | ',' | ';' | '=' | '+' | '[' | ']'))
-        {
-            self.distrust(&format!(
-                "cmd splits the command word '{lower}' in ways that are not analysed"
-            ));
+        if lower.chars().skip(1).any(|c| matches!(c, '/' | ',' | ';' | '=' | '+' | '[' | ']')) {
+            self.distrust(&format!("cmd splits the command word '{lower}' in ways that are not analysed"));
         }
         match lower {
-            "set"
-                if args.iter().any(|a| {
-                    a.contains('=') || a.eq_ignore_ascii_case("/p") || a.eq_ignore_ascii_case("/a")
-                }) =>
-            {
-                let name = args
-                    .iter()
-                    .find(|a| a.contains('='))
-                    .and_then(|a| a.split('=').next())
-                    .unwrap_or("set");
-                hazards.push(Hazard::new(
-                    HazardKind::EnvAssignment,
-                    name,
-                    "set changes a variable for the commands that follow",
-                ));
+            "set" if args.iter().any(|a| a.contains('=') || a.eq_ignore_ascii_case("/p") || a.eq_ignore_ascii_case("/a")) => {
+                let name = args.iter().find(|a| a.contains('=')).and_then(|a| a.split('=').next()).unwrap_or("set");
+                hazards.push(Hazard::new(HazardKind::EnvAssignment, name, "set changes a variable for the commands that follow"));
             }
-            "call" | "start" => hazards.push(Hazard::new(
-                HazardKind::ExecutingFlag,
-                lower,
-                "runs its arguments as a command",
-            )),
+            "call" | "start" => hazards.push(Hazard::new(HazardKind::ExecutingFlag, lower, "runs its arguments as a command")),
             _ => {}
         }
     }
@@ -1227,13 +1043,7 @@ impl Analyzer {
             self.distrust("commands are nested too deeply to follow");
             return;
         }
-        let inner = analyze_nested(
-            target,
-            &script,
-            self.depth + 1,
-            Context::ShellPayload,
-            Some(span),
-        );
+        let inner = analyze_nested(target, &script, self.depth + 1, Context::ShellPayload, Some(span));
         self.items.extend(inner.items);
         if let Some(reason) = inner.cannot_vouch {
             self.distrust(&reason);
@@ -1253,13 +1063,8 @@ impl Analyzer {
         }
         self.skip_blanks();
         let before = self.pos;
-        let at_end = self.peek().is_none_or(|c| c == '\n' || self.is_closer(c))
-            || self.separator_ahead(true).is_some();
-        let target = if at_end {
-            None
-        } else {
-            Some(self.read_word(close))
-        };
+        let at_end = self.peek().is_none_or(|c| c == '\n' || self.is_closer(c)) || self.separator_ahead(true).is_some();
+        let target = if at_end { None } else { Some(self.read_word(close)) };
         let Some(target) = target.filter(|_| self.pos != before) else {
             self.distrust(&format!("the redirection '{op}' has no target"));
             return true;
@@ -1269,24 +1074,17 @@ impl Analyzer {
         }
         let null = target.text == "/dev/null"
             || (self.shell == Shell::PowerShell && target.text.eq_ignore_ascii_case("$null"))
-            || (self.shell == Shell::Cmd
-                && matches!(target.text.to_ascii_lowercase().as_str(), "nul" | "nul:"));
+            || (self.shell == Shell::Cmd && matches!(target.text.to_ascii_lowercase().as_str(), "nul" | "nul:"));
         if null {
             // `> $null` is no expansion to worry about.
             if self.shell == Shell::PowerShell {
-                cmd.hazards.retain(|h| {
-                    !(h.kind == HazardKind::Expansion && h.subject.eq_ignore_ascii_case("$null"))
-                });
+                cmd.hazards.retain(|h| !(h.kind == HazardKind::Expansion && h.subject.eq_ignore_ascii_case("$null")));
             }
             return true;
         }
         let mut item_hazards = Vec::new();
         if writes {
-            let hazard = Hazard::new(
-                HazardKind::OutputRedirect,
-                &target.text,
-                "output is redirected to a file",
-            );
+            let hazard = Hazard::new(HazardKind::OutputRedirect, &target.text, "output is redirected to a file");
             cmd.hazards.push(hazard.clone());
             item_hazards.push(hazard);
         }
@@ -1309,8 +1107,7 @@ impl Analyzer {
     fn redirect_operator(&mut self) -> Option<(String, bool, bool)> {
         match self.shell {
             Shell::Nushell => {
-                if let Some((token, _)) = NU_REDIRECTS.iter().find(|(t, _)| self.nu_token_ahead(t))
-                {
+                if let Some((token, _)) = NU_REDIRECTS.iter().find(|(t, _)| self.nu_token_ahead(t)) {
                     self.pos += token.chars().count();
                     return Some(((*token).to_owned(), true, true));
                 }
@@ -1486,10 +1283,7 @@ impl Analyzer {
                 let mut ok = true;
                 while let Some(c) = self.peek().filter(|c| *c != '}' && *c != '"') {
                     self.bump();
-                    match c
-                        .to_digit(16)
-                        .and_then(|d| value.checked_mul(16)?.checked_add(d))
-                    {
+                    match c.to_digit(16).and_then(|d| value.checked_mul(16)?.checked_add(d)) {
                         Some(v) => value = v,
                         None => ok = false,
                     }
@@ -1510,10 +1304,7 @@ impl Analyzer {
                 }
                 word.text.push(c);
             }
-            None => self.distrust(&format!(
-                "a {} string escape is not analysed",
-                self.shell_name()
-            )),
+            None => self.distrust(&format!("a {} string escape is not analysed", self.shell_name())),
         }
     }
 
@@ -1587,9 +1378,7 @@ impl Analyzer {
         }
         self.pos += 2 + hashes;
         word.quoted = true;
-        let closing: String = std::iter::once('\'')
-            .chain(std::iter::repeat_n('#', hashes))
-            .collect();
+        let closing: String = std::iter::once('\'').chain(std::iter::repeat_n('#', hashes)).collect();
         loop {
             if self.peek().is_none() {
                 self.distrust("a raw string is never closed");
@@ -1657,10 +1446,7 @@ impl Analyzer {
             }
             Some(c) if is_name_start(c) || c.is_ascii_digit() => {
                 self.bump();
-                while self
-                    .peek()
-                    .is_some_and(|c| is_name_char(c) || matches!(c, '-' | '.' | '?' | '!'))
-                {
+                while self.peek().is_some_and(|c| is_name_char(c) || matches!(c, '-' | '.' | '?' | '!')) {
                     self.bump();
                 }
                 self.record(word, "variable", start);
@@ -1715,10 +1501,7 @@ impl Analyzer {
                         self.bump();
                     }
                     let name_start = self.pos;
-                    while self
-                        .peek()
-                        .is_some_and(|c| is_name_char(c) || matches!(c, ':' | '-' | '~'))
-                    {
+                    while self.peek().is_some_and(|c| is_name_char(c) || matches!(c, ':' | '-' | '~')) {
                         self.bump();
                     }
                     if self.pos == name_start {
@@ -1819,11 +1602,7 @@ impl Analyzer {
                 '^' => {
                     // A free caret joins its neighbours; around blanks it joins separate words.
                     self.bump();
-                    if at_start
-                        || self
-                            .peek()
-                            .is_none_or(|n| is_blank(n) || matches!(n, '\n' | ';' | '&' | '|'))
-                    {
+                    if at_start || self.peek().is_none_or(|n| is_blank(n) || matches!(n, '\n' | ';' | '&' | '|')) {
                         self.distrust("an rc '^' joins separate words, which is not analysed");
                     }
                 }
@@ -2070,10 +1849,7 @@ impl Analyzer {
             Some(c) if is_name_char(c) || matches!(c, '?' | '^' | '$') => {
                 self.pos += 2;
                 if is_name_char(c) {
-                    while self
-                        .peek()
-                        .is_some_and(|c| is_name_char(c) || c == ':' || c == '?')
-                    {
+                    while self.peek().is_some_and(|c| is_name_char(c) || c == ':' || c == '?') {
                         self.bump();
                     }
                 }
@@ -2207,14 +1983,9 @@ impl Analyzer {
         }
         if self.peek_at(n) == Some('%') && n > 1 {
             self.pos += n + 1;
-            self.distrust(
-                "cmd expands %VAR% before it splits the line, so a value could add commands",
-            );
+            self.distrust("cmd expands %VAR% before it splits the line, so a value could add commands");
             self.record(word, "variable", start);
-        } else if self
-            .peek_at(1)
-            .is_some_and(|c| c.is_ascii_digit() || matches!(c, '*' | '~'))
-        {
+        } else if self.peek_at(1).is_some_and(|c| c.is_ascii_digit() || matches!(c, '*' | '~')) {
             self.pos += 2;
             self.record(word, "batch parameter", start);
         } else {
@@ -2227,10 +1998,7 @@ impl Analyzer {
     fn cmd_delayed(&mut self, word: &mut Word) {
         let start = self.offset();
         let mut n = 1;
-        while self
-            .peek_at(n)
-            .is_some_and(|c| !is_blank(c) && !matches!(c, '!' | '\n' | '&' | '|' | '<' | '>' | '"'))
-        {
+        while self.peek_at(n).is_some_and(|c| !is_blank(c) && !matches!(c, '!' | '\n' | '&' | '|' | '<' | '>' | '"')) {
             n += 1;
         }
         if self.peek_at(n) == Some('!') && n > 1 {

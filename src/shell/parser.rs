@@ -8,15 +8,13 @@
 //! capped so a hostile line cannot exhaust the stack.
 
 use super::hazards::{hazards_of_command, Hazard, HazardKind};
-use super::{Context, SubCommandKind, ShellAnalysis, SubCommand};
+use super::{Context, ShellAnalysis, SubCommand, SubCommandKind};
 
 /// Deepest nesting of substitutions, subshells and `sh -c` payloads that is followed.
 const MAX_DEPTH: usize = 24;
 
-const RESERVED_WORDS: [&str; 16] = [
-    "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
-    "select", "function", "[[", "coproc",
-];
+const RESERVED_WORDS: [&str; 16] =
+    ["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "function", "[[", "coproc"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum End {
@@ -284,9 +282,7 @@ impl Parser {
     fn parse_command(&mut self, end: End) -> Step {
         self.skip_blanks();
         match self.peek() {
-            None | Some('\n' | ';' | '&' | '|' | ')') => {
-                Err(Stop("an operator is missing the command it needs".into()))
-            }
+            None | Some('\n' | ';' | '&' | '|' | ')') => Err(Stop("an operator is missing the command it needs".into())),
             Some('(') => {
                 if self.peek_at(1) == Some('(') {
                     self.distrust("arithmetic commands '(( ))' are not analysed");

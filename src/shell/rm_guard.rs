@@ -159,10 +159,26 @@ mod tests {
     #[test]
     fn every_spelling_of_removing_root_is_caught() {
         for command in [
-            "rm -rf /", "rm -fr /", "rm -r -f /", "rm --recursive --force /", "rm -rfv /", "rm / -rf",
-            "rm -rf -- /", "rm -rf /*", "rm -rf //", "rm -rf /tmp/../..", "rm -rf /./", "rm -rf /tmp /",
-            "rm --no-preserve-root -rf /", "/bin/rm -rf /", "sudo rm -rf /", "sudo -u root rm -rf /",
-            "env X=1 rm -rf /", "rm -rf {tmp,/}", "RM -rf /", "rm /",
+            "rm -rf /",
+            "rm -fr /",
+            "rm -r -f /",
+            "rm --recursive --force /",
+            "rm -rfv /",
+            "rm / -rf",
+            "rm -rf -- /",
+            "rm -rf /*",
+            "rm -rf //",
+            "rm -rf /tmp/../..",
+            "rm -rf /./",
+            "rm -rf /tmp /",
+            "rm --no-preserve-root -rf /",
+            "/bin/rm -rf /",
+            "sudo rm -rf /",
+            "sudo -u root rm -rf /",
+            "env X=1 rm -rf /",
+            "rm -rf {tmp,/}",
+            "RM -rf /",
+            "rm /",
         ] {
             assert_eq!(check(command).as_deref(), Some("/"), "{command}");
         }
@@ -171,11 +187,27 @@ mod tests {
     #[test]
     fn home_current_and_parent_directories() {
         for (command, target) in [
-            ("rm -rf ~", "~"), ("rm -rf ~/", "~"), ("rm -rf ~/*", "~"), ("rm ~ -rf", "~"), ("rm -rf ~/..", "~"),
-            ("rm -rf ~bob", "~bob"), ("rm -rf $HOME", "$HOME"), ("rm -rf ${HOME}/", "${HOME}"), ("rm -rf $HOME/x/..", "$HOME"),
-            ("rm -rf .", "."), ("rm -rf ./", "."), ("rm -rf ./*", "."), ("rm -rf *", "."), ("rm -rf .*", "."),
-            ("rm -rf x/..", "."), ("rm -rf $PWD", "."), ("rm -rf ..", ".."), ("rm -rf ../", ".."),
-            ("rm -rf ../*", ".."), ("rm -rf ../..", ".."), ("rm -rf x/../..", ".."),
+            ("rm -rf ~", "~"),
+            ("rm -rf ~/", "~"),
+            ("rm -rf ~/*", "~"),
+            ("rm ~ -rf", "~"),
+            ("rm -rf ~/..", "~"),
+            ("rm -rf ~bob", "~bob"),
+            ("rm -rf $HOME", "$HOME"),
+            ("rm -rf ${HOME}/", "${HOME}"),
+            ("rm -rf $HOME/x/..", "$HOME"),
+            ("rm -rf .", "."),
+            ("rm -rf ./", "."),
+            ("rm -rf ./*", "."),
+            ("rm -rf *", "."),
+            ("rm -rf .*", "."),
+            ("rm -rf x/..", "."),
+            ("rm -rf $PWD", "."),
+            ("rm -rf ..", ".."),
+            ("rm -rf ../", ".."),
+            ("rm -rf ../*", ".."),
+            ("rm -rf ../..", ".."),
+            ("rm -rf x/../..", ".."),
         ] {
             assert_eq!(check(command).as_deref(), Some(target), "{command}");
         }
@@ -184,8 +216,17 @@ mod tests {
     #[test]
     fn ordinary_removals_pass() {
         for command in [
-            "rm -rf build", "rm -rf ./build", "rm -rf /tmp/x", "rm -rf ~/project/target", "rm -rf ../sibling",
-            "rm file.txt", "rm -rf $HOME/tmp", "rm -- -rf", "ls /", "rmdir /", "echo rm -rf /",
+            "rm -rf build",
+            "rm -rf ./build",
+            "rm -rf /tmp/x",
+            "rm -rf ~/project/target",
+            "rm -rf ../sibling",
+            "rm file.txt",
+            "rm -rf $HOME/tmp",
+            "rm -- -rf",
+            "ls /",
+            "rmdir /",
+            "echo rm -rf /",
         ] {
             assert_eq!(check(command), None, "{command}");
         }

@@ -77,7 +77,10 @@ fn shell_payloads_are_analysed() {
 fn redirects_are_items_and_output_ones_are_hazards() {
     let a = analyze("echo x > ~/.bashrc 2>&1 < in.txt 2>/dev/null");
     let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();
-    assert_eq!(got, vec![("echo x", SubCommandKind::Command), ("> ~/.bashrc", SubCommandKind::Redirect), ("< in.txt", SubCommandKind::Redirect)]);
+    assert_eq!(
+        got,
+        vec![("echo x", SubCommandKind::Command), ("> ~/.bashrc", SubCommandKind::Redirect), ("< in.txt", SubCommandKind::Redirect)]
+    );
     assert_eq!(hazard_kinds("echo x > ~/.bashrc"), [HazardKind::OutputRedirect, HazardKind::OutputRedirect]);
     assert_eq!(hazard_kinds("ls >> log"), [HazardKind::OutputRedirect, HazardKind::OutputRedirect]);
     assert_eq!(hazard_kinds("ls &> log").len(), 2);
@@ -114,9 +117,22 @@ fn comments_are_skipped() {
 #[test]
 fn what_it_does_not_vouch_for() {
     for command in [
-        "if true; then ls; fi", "for f in *; do rm $f; done", "while true; do :; done", "case x in x) ls;; esac",
-        "f() { ls; }", "[[ -f x ]]", "(( x++ ))", "echo 'unterminated", "echo \"unterminated", "echo $(ls",
-        "ls &&", "| ls", "ls\r", "echo ${x:-$(id)}", "ls )", "echo $'\\x1b[2J'",
+        "if true; then ls; fi",
+        "for f in *; do rm $f; done",
+        "while true; do :; done",
+        "case x in x) ls;; esac",
+        "f() { ls; }",
+        "[[ -f x ]]",
+        "(( x++ ))",
+        "echo 'unterminated",
+        "echo \"unterminated",
+        "echo $(ls",
+        "ls &&",
+        "| ls",
+        "ls\r",
+        "echo ${x:-$(id)}",
+        "ls )",
+        "echo $'\\x1b[2J'",
     ] {
         assert!(!vouched(command), "{command}");
     }

@@ -4,7 +4,10 @@
 //! denied unless the tool is allowed unconditionally, and any invalid pattern blocks its tool.
 
 use crate::input::InputError;
-use crate::policy::{ChangeKey, InputKind, InvalidPatternPolicy, LayerKind, LayerSpec, Outcome, PolicySpec, RuleSpec, SettingsChange, SubstitutionPolicy, ToolRulesSpec, UnparsedPolicy};
+use crate::policy::{
+    ChangeKey, InputKind, InvalidPatternPolicy, LayerKind, LayerSpec, Outcome, PolicySpec, RuleSpec, SettingsChange, SubstitutionPolicy,
+    ToolRulesSpec, UnparsedPolicy,
+};
 use crate::shell::Shell;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -60,10 +63,7 @@ struct ZedToolPermissions {
 }
 
 fn rules(list: Option<Vec<ZedRule>>) -> Vec<RuleSpec> {
-    list.unwrap_or_default()
-        .into_iter()
-        .map(|r| RuleSpec::regex(r.pattern, r.case_sensitive.unwrap_or(false)))
-        .collect()
+    list.unwrap_or_default().into_iter().map(|r| RuleSpec::regex(r.pattern, r.case_sensitive.unwrap_or(false))).collect()
 }
 
 /// Parses one settings file's text: JSON with comments and trailing commas.
@@ -77,14 +77,13 @@ pub fn parse_settings(which: &str, text: &str) -> Result<Value, InputError> {
         allow_hexadecimal_numbers: false,
         ..Default::default()
     };
-    let value: Value = jsonc_parser::parse_to_serde_value(text, &options)
-        .map_err(|e| InputError {
-            what: format!("{which} settings"),
-            path: String::new(),
-            message: e.to_string(),
-            line: Some(e.line_display()),
-            column: Some(e.column_display()),
-        })?;
+    let value: Value = jsonc_parser::parse_to_serde_value(text, &options).map_err(|e| InputError {
+        what: format!("{which} settings"),
+        path: String::new(),
+        message: e.to_string(),
+        line: Some(e.line_display()),
+        column: Some(e.column_display()),
+    })?;
     Ok(if value.is_null() { Value::Object(Map::new()) } else { value })
 }
 
@@ -122,7 +121,12 @@ fn layer_from_settings(name: &str, kind: LayerKind, trusted: bool, settings: &Va
 pub fn defaults_layer() -> LayerSpec {
     let deny = DEFAULT_TERMINAL_DENY.iter().map(|p| RuleSpec::regex(*p, false)).collect();
     let terminal = ToolRulesSpec { always_deny: deny, ..ToolRulesSpec::default() };
-    LayerSpec { name: DEFAULTS_LAYER.into(), kind: LayerKind::Defaults, tools: [(TERMINAL.to_owned(), terminal)].into_iter().collect(), ..LayerSpec::default() }
+    LayerSpec {
+        name: DEFAULTS_LAYER.into(),
+        kind: LayerKind::Defaults,
+        tools: [(TERMINAL.to_owned(), terminal)].into_iter().collect(),
+        ..LayerSpec::default()
+    }
 }
 
 /// Zed's terminal tool.
@@ -153,7 +157,12 @@ pub struct ZedSources {
 
 /// Builds the policy Zed would apply from user and project settings texts.
 pub fn policy_from_settings(user: Option<&str>, project: Option<&str>, include_defaults: bool) -> Result<PolicySpec, InputError> {
-    policy_from_sources(&ZedSources { user: user.map(str::to_owned), project: project.map(str::to_owned), include_defaults: Some(include_defaults), ..ZedSources::default() })
+    policy_from_sources(&ZedSources {
+        user: user.map(str::to_owned),
+        project: project.map(str::to_owned),
+        include_defaults: Some(include_defaults),
+        ..ZedSources::default()
+    })
 }
 
 /// Builds the policy Zed would apply: its catalogue (with the terminal's shell), the default
@@ -227,10 +236,14 @@ pub fn apply_change(settings: &Value, change: &SettingsChange) -> Result<Value, 
         ChangeKey::AlwaysAllow => {
             let Some(rule) = &change.rule else { return Err("an always_allow change needs a rule".into()) };
             let list = tool.entry("always_allow".to_owned()).or_insert_with(|| json!([]));
-            let list = list.as_array_mut().ok_or_else(|| format!("cannot write the change: always_allow of {} is not a list", change.tool))?;
-            let Some(pattern) = &rule.pattern else { return Err("Zed's always_allow rules are regex patterns; this change has none".into()) };
+            let list =
+                list.as_array_mut().ok_or_else(|| format!("cannot write the change: always_allow of {} is not a list", change.tool))?;
+            let Some(pattern) = &rule.pattern else {
+                return Err("Zed's always_allow rules are regex patterns; this change has none".into());
+            };
             if !list.iter().any(|e| e.get("pattern") == Some(&json!(pattern))) {
-                let entry = if rule.case_sensitive { json!({"pattern": pattern, "case_sensitive": true}) } else { json!({"pattern": pattern}) };
+                let entry =
+                    if rule.case_sensitive { json!({"pattern": pattern, "case_sensitive": true}) } else { json!({"pattern": pattern}) };
                 list.push(entry);
             }
         }

@@ -94,7 +94,10 @@ fn the_seed_user_file_verbatim_blocks_the_terminal_because_of_its_invalid_patter
     let d = decide(&p, "terminal", "ls");
     assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::InvalidPattern));
     let bad = &p.invalid_patterns()[0];
-    assert_eq!((bad.layer.as_str(), bad.tool.as_str(), bad.list, bad.index, bad.pattern.as_str()), ("user", "terminal", ListKind::AlwaysDeny, 5, ":(){ :|:& };:"));
+    assert_eq!(
+        (bad.layer.as_str(), bad.tool.as_str(), bad.list, bad.index, bad.pattern.as_str()),
+        ("user", "terminal", ListKind::AlwaysDeny, 5, ":(){ :|:& };:")
+    );
     // Other tools are unaffected.
     assert_eq!(decide(&p, "edit_file", "src/main.rs").outcome, Outcome::Confirm);
 }
@@ -150,12 +153,18 @@ fn the_shipped_defaults_deny_dangerous_commands_and_can_be_left_out() {
 
 #[test]
 fn global_default_and_tool_default_spellings() {
-    let p = policy(Some(r#"{"agent":{"tool_permissions":{"default":"deny","tools":{"fetch":{"default":"allow"},"web_search":{"default_mode":"confirm"}}}}}"#), None);
+    let p = policy(
+        Some(
+            r#"{"agent":{"tool_permissions":{"default":"deny","tools":{"fetch":{"default":"allow"},"web_search":{"default_mode":"confirm"}}}}}"#,
+        ),
+        None,
+    );
     assert_eq!(decide(&p, "fetch", "https://x").outcome, Outcome::Allow);
     assert_eq!(decide(&p, "web_search", "q").outcome, Outcome::Confirm);
     assert_eq!(decide(&p, "read_file", "x").outcome, Outcome::Deny);
     // A project default overrides the user's.
-    let p = policy(Some(r#"{"agent":{"tool_permissions":{"default":"deny"}}}"#), Some(r#"{"agent":{"tool_permissions":{"default":"allow"}}}"#));
+    let p =
+        policy(Some(r#"{"agent":{"tool_permissions":{"default":"deny"}}}"#), Some(r#"{"agent":{"tool_permissions":{"default":"allow"}}}"#));
     assert_eq!(decide(&p, "read_file", "x").outcome, Outcome::Allow);
 }
 
@@ -171,7 +180,9 @@ fn bad_settings_are_errors_naming_the_place() {
     let err = policy_from_settings(Some("{ \"agent\": { \"tool_permissions\": [ }"), None, true).unwrap_err();
     assert!(err.to_string().starts_with("user settings: "), "{err}");
     assert!(err.to_string().contains("line 1"), "{err}");
-    let err = policy_from_settings(None, Some(r#"{"agent":{"tool_permissions":{"tools":{"terminal":{"always_allow":[{"pattern":3}]}}}}}"#), true).unwrap_err();
+    let err =
+        policy_from_settings(None, Some(r#"{"agent":{"tool_permissions":{"tools":{"terminal":{"always_allow":[{"pattern":3}]}}}}}"#), true)
+            .unwrap_err();
     assert_eq!(err.path, "agent.tool_permissions.tools.terminal.always_allow[0].pattern");
     assert!(err.to_string().starts_with("project settings.agent.tool_permissions"), "{err}");
     let err = policy_from_settings(Some(r#"{"agent":{"tool_permissions":{"default":"sometimes"}}}"#), None, true).unwrap_err();
@@ -211,7 +222,8 @@ fn shells_that_cannot_be_parsed_refuse_allow_rules_but_keep_deny_rules() {
     let user = fixed_user();
     let d = Policy::new(with_shell(&user, Shell::Unknown)).decide("terminal", &["ls".to_owned()]);
     assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::UnsupportedShell));
-    let no_allow = r#"{"agent":{"tool_permissions":{"tools":{"terminal":{"default":"allow","always_confirm":[{"pattern":"Remove-Item"}]}}}}}"#;
+    let no_allow =
+        r#"{"agent":{"tool_permissions":{"tools":{"terminal":{"default":"allow","always_confirm":[{"pattern":"Remove-Item"}]}}}}}"#;
     let p = Policy::new(with_shell(no_allow, Shell::PowerShell));
     assert_eq!(decide(&p, "terminal", "Get-ChildItem").outcome, Outcome::Allow);
     assert_eq!(decide(&p, "terminal", "Remove-Item -Recurse x").outcome, Outcome::Confirm);
