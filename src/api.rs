@@ -27,6 +27,7 @@ use serde_json::{json, Value};
 pub struct Problem {
     /// A stable code a program can match on (`invalidPattern`, `invalidYaml`, `nameEmpty`, …).
     pub code: String,
+    /// What is wrong, in words a user can act on.
     pub message: String,
     /// Where in the value: `layers[1].tools.terminal.alwaysAllow[0]`, `mcpRestrictions.allowedServers[2]`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -34,6 +35,7 @@ pub struct Problem {
     /// 1-based position in the text, for text input.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// 1-based column in the text, with `line`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
 }
@@ -135,7 +137,9 @@ pub fn gasoline_allowlist(text: &str) -> Answer<GasolineAllowlist> {
 pub struct Validation {
     /// True when there are no errors (warnings may remain).
     pub ok: bool,
+    /// Contradictions: restrictions that cannot all hold.
     pub errors: Vec<Problem>,
+    /// Probable mistakes, such as a server or tool that is not configured.
     pub warnings: Vec<Problem>,
 }
 
@@ -172,7 +176,9 @@ pub fn check_name(name: &str, kind: Option<NameKind>) -> Answer<()> {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ParsedEntry {
+    /// The server side: a server id, or `*` for every server.
     pub server_id: String,
+    /// The tool side: a tool name, or `*` for every tool.
     pub tool_name: String,
 }
 
@@ -187,6 +193,7 @@ pub fn parse_entry(entry: &str) -> Answer<ParsedEntry> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct FormattedEntry {
+    /// The `server:tool` string, ready to store in an allowlist.
     pub entry: String,
 }
 

@@ -17,9 +17,13 @@ use yaml_rust2::scanner::Marker;
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct GasolineError {
+    /// What kind of problem it is, for a program to match on.
     pub code: GasolineProblem,
+    /// 1-based line of the problem.
     pub line: usize,
+    /// 1-based column of the problem.
     pub column: usize,
+    /// What is wrong and how to fix it.
     pub message: String,
 }
 
@@ -36,13 +40,21 @@ impl std::error::Error for GasolineError {}
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum GasolineProblem {
+    /// The text is not valid YAML.
     InvalidYaml,
+    /// The document is not a mapping with an `allowed_tools:` key.
     NotAMapping,
+    /// `allowed_tools` has no value.
     MissingValue,
+    /// An `allowed_tools` item is not a string.
     NotAString,
+    /// `allowed_tools` is not a list.
     NotAList,
+    /// A key other than `allowed_tools`.
     UnknownKey,
+    /// A key that is not a plain string.
     UnexpectedStructure,
+    /// An item that is not `*`, `tool.*` or `tool.action`.
     InvalidPattern,
 }
 
@@ -56,9 +68,13 @@ fn error_at(mark: &Marker, code: GasolineProblem, message: String) -> GasolineEr
 pub struct ToolNotAllowed {
     /// Always `"tool_not_allowed"`.
     pub error: String,
+    /// `<tool.action> is not permitted. Allowed: <patterns>`.
     pub message: String,
+    /// The tool that was called.
     pub tool: String,
+    /// The action that was called (empty when the call had none).
     pub action: String,
+    /// The patterns in force, as written.
     pub allowed_tools: Vec<String>,
 }
 
@@ -68,7 +84,9 @@ pub struct ToolNotAllowed {
 pub struct AllowlistSummary {
     /// False when the list is empty or missing: everything is allowed.
     pub enabled: bool,
+    /// The patterns, as written.
     pub allowed_tools: Vec<String>,
+    /// How many patterns there are.
     pub count: usize,
     /// "Allowlist enabled, X tools/actions permitted".
     pub message: String,

@@ -15,9 +15,11 @@ pub struct InputError {
     pub what: String,
     /// Path inside it, e.g. `mcpAllowedTools[3]`; empty for the value itself.
     pub path: String,
+    /// What is wrong with the value.
     pub message: String,
     /// 1-based position in the text, when the input was text.
     pub line: Option<usize>,
+    /// 1-based column in the text, with `line`.
     pub column: Option<usize>,
 }
 

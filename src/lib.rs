@@ -4,7 +4,24 @@
 //! `bindings` module (wasm32 only) is a thin layer that converts JavaScript values,
 //! calls the core and returns plain objects.
 //!
-//! Each design the engine follows is a *dialect*: [`mcp`] is the Cursor MCP allowlist.
+//! Each design the engine follows is a *dialect*. Every dialect translates its settings into the
+//! one rule model, and the one evaluator decides:
+//!
+//! - [`policy`]: the rule model (tool catalogue, layers of rules, gates, defaults), the evaluator
+//!   behind every decision, and "always allow" suggestions and permission buttons.
+//! - [`shell`]: terminal command analysis — the sub-commands a line would run, and the hazards no
+//!   allow rule may vouch for.
+//! - [`mcp`]: the Cursor MCP allowlist — `server:tool` entries, name rules, list editing, and the
+//!   MCP approval decision.
+//! - [`cursor`]: Cursor's approval flow — the terminal decision, file protections, hooks, the
+//!   human review, and the auto-run settings.
+//! - [`zed`]: Zed's `agent.tool_permissions` from user and project settings files.
+//! - [`gasoline`]: Gasoline's YAML `allowed_tools` list.
+//! - [`roo`]: Roo Code's per-mode MCP restrictions.
+//! - [`api`]: the JavaScript contract as plain Rust, with its JSON twin for the shared fixtures.
+//! - [`input`]: reading settings and lists from JSON text, with errors that name the field.
+
+#![deny(missing_docs)]
 
 pub mod api;
 pub mod cursor;

@@ -14,24 +14,32 @@ use std::collections::BTreeMap;
 
 pub use crate::policy::catalogue::{ROO_ACCESS_MCP_RESOURCE as ACCESS_MCP_RESOURCE, ROO_USE_MCP_TOOL as USE_MCP_TOOL};
 
+/// One tool of one MCP server, as a mode's restrictions name it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ToolRef {
+    /// The server's name.
     pub server_name: String,
+    /// The tool's name on that server.
     pub tool_name: String,
 }
 
+/// A mode's MCP restrictions; every list is optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct McpRestrictions {
+    /// Only these servers may be used; absent: any server enabled by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_servers: Option<Vec<String>>,
+    /// These servers may never be used (they win over `allowedServers`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disallowed_servers: Option<Vec<String>>,
+    /// Only these tools may be called; absent: any tool of a usable server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_tools: Option<Vec<ToolRef>>,
+    /// These tools may never be called (they win over `allowedTools`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disallowed_tools: Option<Vec<ToolRef>>,
 }
@@ -41,7 +49,9 @@ pub struct McpRestrictions {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ModeConfig {
+    /// The mode's id, such as `code` or `architect`; it names the mode's layer and its error texts.
     pub slug: String,
+    /// The mode's MCP restrictions; absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_restrictions: Option<McpRestrictions>,
 }
@@ -65,15 +75,19 @@ fn yes() -> bool {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CatalogueServer {
+    /// The server's name.
     pub name: String,
+    /// The server's tools.
     #[serde(default)]
     pub tools: Vec<CatalogueTool>,
 }
 
+/// A tool of an MCP server, as the prompt would describe it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct CatalogueTool {
+    /// The tool's name.
     pub name: String,
 }
 
@@ -137,12 +151,14 @@ pub struct ModePolicy {
 }
 
 impl ModePolicy {
+    /// Compiles a mode's restrictions, given the configured servers' settings.
     pub fn new(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettings>) -> Self {
         let policy =
             Policy::new(PolicySpec { layers: vec![layer_for_mode(mode, servers)], catalogue: CatalogueName::Roo, ..PolicySpec::default() });
         ModePolicy { slug: mode.slug.clone(), policy }
     }
 
+    /// The rule-model policy the restrictions became.
     pub fn policy(&self) -> &Policy {
         &self.policy
     }
@@ -189,9 +205,11 @@ impl ModePolicy {
 pub struct RestrictionIssue {
     /// `error`: contradictory; `warning`: probably a mistake.
     pub severity: Severity,
+    /// What kind of problem it is.
     pub code: IssueCode,
     /// Where, e.g. `mcpRestrictions.allowedServers[1]`.
     pub path: String,
+    /// The problem in words.
     pub message: String,
 }
 
@@ -210,11 +228,14 @@ pub enum IssueCode {
     UnreachableTool,
 }
 
+/// How serious a restriction problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Severity {
+    /// Contradictory: the restrictions cannot all hold.
     Error,
+    /// Probably a mistake, such as a name that is not configured.
     Warning,
 }
 

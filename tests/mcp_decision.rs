@@ -1,4 +1,4 @@
-//! Every branch of the seed's `m4c` decision, in the seed's order.
+//! Every branch of the seed's MCP approval decision, in the seed's order.
 
 use toolgate::mcp::decision::{AllowlistSource, BROWSER_SERVER_IDS};
 use toolgate::mcp::{decide_mcp, AutoRunMode, McpPolicy, McpSettings};

@@ -20,7 +20,9 @@ fn failure(errors: &[api::Problem]) -> Result<JsValue, JsValue> {
 #[derive(serde::Deserialize, tsify::Tsify)]
 #[serde(untagged)]
 pub enum ToolInput {
+    /// One input: a command line, path, URL or query.
     One(String),
+    /// Several inputs, such as `[source, destination]`.
     Many(Vec<String>),
 }
 
@@ -246,10 +248,13 @@ pub fn request_review(kind: Ts<ReviewKind>, data: Option<Ts<ReviewRequest>>) -> 
 #[derive(serde::Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ReviewView {
+    /// The review's question, such as `Run 'git status'?`.
     pub header_text: String,
+    /// The buttons to show, in order.
     pub options: Vec<ReviewOption>,
 }
 
+/// What a review shows: its header text and options, in order.
 #[wasm_bindgen(js_name = reviewView)]
 pub fn review_view(review: Ts<Review>) -> Result<Ts<ReviewView>, JsValue> {
     let review: Review = json_arg(&review.js_value(), "review")?;
@@ -260,9 +265,12 @@ pub fn review_view(review: Ts<Review>) -> Result<Ts<ReviewView>, JsValue> {
 #[derive(serde::Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReviewAnswer {
+    /// The button the user chose; it must be one the review offers.
     pub option: ReviewOption,
+    /// What the user told the agent to do instead, with a rejection.
     #[serde(default)]
     pub feedback: Option<String>,
+    /// The current allowlists, which an "allowlist" answer extends.
     #[serde(default)]
     pub allowlists: Allowlists,
 }
@@ -270,7 +278,9 @@ pub struct ReviewAnswer {
 /// The finished review and what the answer means.
 #[derive(serde::Serialize, tsify::Tsify)]
 pub struct ReviewStep {
+    /// The review, now done.
     pub review: Review,
+    /// What the answer means: whether the call runs, and any allowlist to persist.
     pub outcome: cursor::ReviewOutcome,
 }
 
@@ -368,6 +378,7 @@ impl JsGasolineAllowlist {
 #[derive(serde::Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RooModeOptions {
+    /// The mode whose `mcpRestrictions` apply.
     pub mode: roo::ModeConfig,
     /// `mcpServers` from the MCP configuration, by name (only `defaultEnabled` is read).
     #[serde(default)]
@@ -384,6 +395,7 @@ pub struct JsRooMode {
 
 #[wasm_bindgen(js_class = RooMode)]
 impl JsRooMode {
+    /// Compiles a mode's restrictions; throws if `options` is not a valid mode configuration.
     #[wasm_bindgen(constructor)]
     pub fn new(options: Ts<RooModeOptions>) -> Result<JsRooMode, JsValue> {
         let o: RooModeOptions = json_arg(&options.js_value(), "options")?;

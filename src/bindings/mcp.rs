@@ -72,14 +72,26 @@ impl PairBuffer {
     }
 }
 
-/// The auto-run mode as JavaScript passes it. A string enum costs no string conversion:
-/// the glue maps the string to a number, and anything else to an invalid marker.
-#[wasm_bindgen(js_name = AutoRunMode)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JsAutoRunMode {
-    AskEveryTime = "ask_every_time",
-    Yolo = "yolo",
-    FullYolo = "full_yolo",
+pub use auto_run_mode::JsAutoRunMode;
+
+/// Holds [`JsAutoRunMode`] apart: wasm-bindgen gives a string enum a hidden `__Invalid` variant
+/// and a public `from_js_value` that carry no docs, so `missing_docs` is off here alone.
+#[allow(missing_docs)]
+mod auto_run_mode {
+    use wasm_bindgen::prelude::*;
+
+    /// The auto-run mode as JavaScript passes it. A string enum costs no string conversion:
+    /// the glue maps the string to a number, and anything else to an invalid marker.
+    #[wasm_bindgen(js_name = AutoRunMode)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum JsAutoRunMode {
+        /// `ask_every_time`: every call asks.
+        AskEveryTime = "ask_every_time",
+        /// `yolo`: calls in the allowlist run; others ask.
+        Yolo = "yolo",
+        /// `full_yolo`: everything runs, unless an administrator controls auto-run.
+        FullYolo = "full_yolo",
+    }
 }
 
 impl JsAutoRunMode {
@@ -199,7 +211,7 @@ pub fn split_tool_name(
     to_ts(&mcp::split_tool_name(&name, options.fallback_server_id.as_deref(), &options.known_server_ids))
 }
 
-/// One-shot decision (seed `m4c`). For many calls, build an `McpPolicy` once.
+/// The MCP approval decision for one call. For many calls, build an `McpPolicy` once.
 #[wasm_bindgen(js_name = decideMcp)]
 pub fn decide_mcp(
     #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,

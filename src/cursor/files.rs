@@ -11,11 +11,14 @@ use crate::policy::path::normalize_path;
 use crate::policy::{Call, CatalogueName, Condition, Gate, Outcome, Policy, PolicySpec, Reason};
 use serde::{Deserialize, Serialize};
 
+/// A file change the agent asks to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum FileOperation {
+    /// Create or overwrite a file.
     Write,
+    /// Delete a file.
     Delete,
 }
 
@@ -34,8 +37,11 @@ impl FileOperation {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct FileDecision {
+    /// Whether the user must approve the operation.
     pub need_approval: bool,
+    /// The protection or setting that decided.
     pub reason: Reason,
+    /// The reason in words, naming the path and the protection.
     pub message: String,
     /// The path as checked (`.` and `..` collapsed).
     pub normalized_path: String,

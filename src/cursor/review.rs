@@ -9,21 +9,29 @@ use crate::mcp;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// What a review is about; it decides the options shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ReviewKind {
+    /// A terminal command.
     Terminal,
+    /// An MCP tool call.
     Mcp,
+    /// A file edit the agent made.
     Edit,
 }
 
+/// Where a review is in its life: `none → requested → done`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ReviewStatus {
+    /// Created, not yet shown to the user.
     None,
+    /// Shown to the user, waiting for an answer.
     Requested,
+    /// Answered or cancelled; it cannot change again.
     Done,
 }
 
@@ -32,12 +40,19 @@ pub enum ReviewStatus {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ReviewOption {
+    /// Run the call this once.
     Run,
+    /// Do not run the call.
     Skip,
+    /// Do not run the call, and tell the agent what to do instead.
     RejectAndTellWhatToDoDifferently,
+    /// Run the command and add its command prefixes to the command allowlist.
     AllowlistCommands,
+    /// Run the MCP tool and add it to the MCP allowlist.
     AllowlistTool,
+    /// Keep the edit.
     Accept,
+    /// Keep the edit and switch the agent to its default mode.
     SwitchToDefaultAgentMode,
 }
 
@@ -46,12 +61,19 @@ pub enum ReviewOption {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ReviewResultType {
+    /// The call ran this once.
     Run,
+    /// The call was skipped.
     Skip,
+    /// The call was refused, with directions for the agent.
     RejectAndTellWhatToDoDifferently,
+    /// The command ran and its prefixes were allowlisted.
     AllowlistCommands,
+    /// The MCP tool ran and was allowlisted.
     AllowlistTool,
+    /// The edit was kept (also when the agent switched to its default mode).
     Accept,
+    /// Nothing was chosen: the review was cancelled.
     None,
 }
 
@@ -60,18 +82,26 @@ pub enum ReviewResultType {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Review {
+    /// What the review is about.
     pub kind: ReviewKind,
+    /// Where the review is: `none`, `requested` or `done`.
     pub status: ReviewStatus,
+    /// Terminal: the command prefixes "allowlist commands" would add.
     #[serde(default)]
     pub candidates_for_allowlist: Vec<String>,
+    /// MCP: the tool to run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
+    /// MCP: the server the tool belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_name: Option<String>,
+    /// The option the user chose, once answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected_option: Option<ReviewOption>,
+    /// What the user told the agent to do instead, if anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_feedback_text: Option<String>,
+    /// How the call came to run or not, once done (`user` or `none`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_type: Option<ApprovalType>,
 }
@@ -84,8 +114,10 @@ pub struct ReviewRequest {
     /// Terminal: the command prefixes the decision offered (`candidatesForAllowlist`).
     #[serde(default)]
     pub candidates_for_allowlist: Vec<String>,
+    /// MCP: the tool's name; "allowlist tool" is offered only with one.
     #[serde(default)]
     pub tool_name: Option<String>,
+    /// MCP: the server the tool belongs to.
     #[serde(default)]
     pub server_name: Option<String>,
 }
@@ -95,8 +127,10 @@ pub struct ReviewRequest {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Allowlists {
+    /// The command prefixes that run without asking.
     #[serde(default)]
     pub command_allowlist: Vec<String>,
+    /// The MCP allowlist's `server:tool` entries.
     #[serde(default)]
     pub mcp_allowed_tools: Vec<String>,
 }
@@ -106,6 +140,7 @@ pub struct Allowlists {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ReviewOutcome {
+    /// What the review resolved to.
     pub result: ReviewResultType,
     /// Whether the tool call goes ahead.
     pub approved: bool,
@@ -117,6 +152,7 @@ pub struct ReviewOutcome {
     pub mcp_allowed_tools: Option<Vec<String>>,
     /// The edit review's "switch to default agent mode": the edit is kept and the mode changes.
     pub switch_to_default_agent_mode: bool,
+    /// The user's directions for the agent, with a rejection.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feedback: Option<String>,
 }
@@ -140,14 +176,20 @@ impl ReviewOutcome {
 #[serde(tag = "code", rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ReviewError {
+    /// The review was already requested.
     AlreadyRequested,
+    /// The review was already answered or cancelled.
     AlreadyDone,
+    /// The review was answered or cancelled before it was requested.
     NotRequested,
+    /// The chosen option is not one this review shows.
     OptionNotOffered {
+        /// The option that was chosen.
         option: ReviewOption,
     },
     /// "Allowlist tool" for an MCP review whose names are not valid entries.
     InvalidTool {
+        /// Why the names cannot form an allowlist entry.
         message: String,
     },
 }
@@ -167,6 +209,7 @@ impl fmt::Display for ReviewError {
 impl std::error::Error for ReviewError {}
 
 impl Review {
+    /// A review of this kind, not yet requested (status `none`).
     pub fn new(kind: ReviewKind) -> Self {
         Review {
             kind,
@@ -217,6 +260,7 @@ impl Review {
         }
     }
 
+    /// The question at the top of the review, naming the command or tool when known.
     pub fn header_text(&self) -> String {
         match self.kind {
             ReviewKind::Terminal if !self.candidates_for_allowlist.is_empty() => {

@@ -13,27 +13,37 @@ fn yes() -> bool {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ComposerState {
+    /// Auto-run is on (the legacy "YOLO mode" switch).
     #[serde(default)]
     pub use_yolo_mode: bool,
     /// A custom auto-run prompt; when non-empty, auto-run is turned off (custom prompts need review).
     #[serde(default)]
     pub yolo_prompt: String,
+    /// With auto-run on, every command runs without consulting the allowlist.
     #[serde(default)]
     pub yolo_enable_run_everything: bool,
+    /// Command prefixes that run without asking.
     #[serde(default)]
     pub yolo_command_allowlist: Vec<String>,
+    /// Command prefixes that always ask.
     #[serde(default)]
     pub yolo_command_denylist: Vec<String>,
+    /// MCP tools never auto-run (becomes MCP tools protection). Default: true.
     #[serde(default = "yes")]
     pub yolo_mcp_tools_disabled: bool,
+    /// Deleting files asks even in auto-run (becomes delete protection). Default: false.
     #[serde(default)]
     pub yolo_delete_file_disabled: bool,
+    /// Writing outside the workspace asks even in auto-run (becomes outside-workspace protection). Default: true.
     #[serde(default = "yes")]
     pub yolo_outside_workspace_disabled: bool,
+    /// Writing dotfiles asks even in auto-run (becomes dotfile protection). Default: true.
     #[serde(default = "yes")]
     pub yolo_dot_files_disabled: bool,
+    /// The user's MCP allowlist: `server:tool` entries.
     #[serde(default)]
     pub mcp_allowed_tools: Vec<String>,
+    /// Every browser (Playwright) tool call asks. Default: true.
     #[serde(default = "yes")]
     pub playwright_protection: bool,
 }
@@ -63,19 +73,28 @@ impl Default for ComposerState {
 #[serde(default, deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct AutoRunControls {
+    /// The controls apply; when false they change nothing.
     pub enabled: bool,
+    /// The administrator's command allowlist; it replaces the user's.
     pub allowed: Vec<String>,
+    /// The administrator's command blocklist (prefixes that always ask); it replaces the user's.
     pub blocked: Vec<String>,
+    /// Every MCP call asks (MCP tools protection).
     #[serde(alias = "disableMcpAutoRun")]
     pub disable_mcp_auto_run: bool,
+    /// Deleting files asks, even in auto-run.
     #[serde(alias = "deleteFileProtection")]
     pub delete_file_protection: bool,
+    /// Users may keep run-everything mode; without it, they fall back to the allowlist.
     #[serde(alias = "enableRunEverything")]
     pub enable_run_everything: bool,
+    /// The administrator's MCP allowlist; it replaces the user's.
     #[serde(alias = "mcpToolAllowlist")]
     pub mcp_tool_allowlist: Vec<String>,
+    /// What the administrator says about sandboxed auto-run, if anything.
     #[serde(alias = "sandboxingControls")]
     pub sandboxing_controls: Option<SandboxingControls>,
+    /// Every browser-tool call asks.
     #[serde(alias = "browserProtection")]
     pub browser_protection: bool,
 }
@@ -85,15 +104,18 @@ pub struct AutoRunControls {
 #[serde(default, rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct SandboxingControls {
+    /// Commands run in a sandbox, so the allowlist need not vouch for them.
     #[serde(alias = "sandbox_enabled")]
     pub sandbox_enabled: bool,
 }
 
-/// The effective auto-run settings (the seed's `fN()`), after migration and admin controls.
+/// The effective auto-run settings (what the seed's settings reader returns), after migration and
+/// admin controls.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct AutoRunSettings {
+    /// The auto-run mode in force.
     pub mode: AutoRunMode,
     /// Command prefixes that run without asking (matched per sub-command on word boundaries).
     #[serde(default)]
@@ -101,23 +123,31 @@ pub struct AutoRunSettings {
     /// Command prefixes that always ask.
     #[serde(default)]
     pub command_blocklist: Vec<String>,
+    /// Deleting a file (or running `rm`) asks, even in auto-run. Default: false.
     #[serde(default)]
     pub delete_file_protection: bool,
+    /// Writing or deleting a dotfile asks, even in auto-run. Default: true.
     #[serde(default = "yes")]
     pub dot_files_protection: bool,
+    /// Writing or deleting outside the workspace roots asks, even in auto-run. Default: true.
     #[serde(default = "yes")]
     pub outside_workspace_protection: bool,
+    /// Every MCP tool call asks. Default: true.
     #[serde(default = "yes")]
     pub mcp_tools_protection: bool,
+    /// Every browser (Playwright) tool call asks. Default: true.
     #[serde(default = "yes")]
     pub playwright_protection: bool,
+    /// The MCP allowlist in force: `server:tool` entries.
     #[serde(default)]
     pub mcp_allowed_tools: Vec<String>,
     /// Commands run in a sandbox, so the allowlist need not vouch for them.
     #[serde(default)]
     pub sandbox_enabled: bool,
+    /// A team administrator's controls are in force (their lists replace the user's).
     #[serde(default)]
     pub is_admin_controlled: bool,
+    /// The administrator allows nothing, so auto-run is off and every call asks.
     #[serde(default)]
     pub is_disabled_by_admin: bool,
 }
@@ -146,7 +176,7 @@ pub fn migrate(state: &ComposerState) -> AutoRunSettings {
     }
 }
 
-/// Applies team admin controls (the seed's `ASh`): when enabled, the admin's lists replace the
+/// Applies team admin controls: when enabled, the admin's lists replace the
 /// user's, the admin's protections apply, run-everything needs the admin's permission, and
 /// auto-run is disabled outright when the admin allows no commands, no MCP tools and no run-everything.
 pub fn apply_admin_controls(user: &AutoRunSettings, controls: &AutoRunControls) -> AutoRunSettings {

@@ -49,11 +49,15 @@ impl ApprovalType {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct TerminalDecision {
+    /// Whether the user must approve the command before it runs.
     pub need_approval: bool,
+    /// The gate that decided.
     pub reason: Reason,
+    /// The reason in words, naming the sub-command or entry involved.
     pub message: String,
     /// Command prefixes the user could allowlist (the commands of the sub-commands not yet covered).
     pub candidates_for_allowlist: Vec<String>,
+    /// How the command comes to run (or not), for tracking.
     pub approval_type: ApprovalType,
     /// The sub-command that decided, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,11 +68,14 @@ pub struct TerminalDecision {
     /// Set when a hook rejected the command: what the model is told, and the error code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_visible_error_message: Option<String>,
+    /// The error code when a hook rejected the command ([`HOOK_REJECTION_CODE`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actual_error_message: Option<String>,
+    /// Every command the line would run, as the allowlist sees them.
     pub sub_commands: Vec<String>,
 }
 
+/// The error code reported when a hook rejected a command.
 pub const HOOK_REJECTION_CODE: &str = "REJECTED_BY_HOOK";
 
 /// The layer Cursor's lists become.

@@ -1,7 +1,7 @@
-//! A compiled allowlist: the seed's `list.some(f4c)` answered by hash lookups.
+//! A compiled allowlist: the seed's linear scan with the entry matcher, answered by hash lookups.
 //!
-//! The entries go into the rule model's pair index ([`crate::policy::pair_index`]): at most four
-//! probes whatever the list's length, reporting the entry `some(f4c)` would stop at. This type
+//! The entries go into the rule model's pair index (`policy::pair_index`): at most four
+//! probes whatever the list's length, reporting the entry that scan would stop at. This type
 //! adds what list editing needs: the entries as given, the invalid ones, and coverage checks.
 
 use super::entry::{parse_entry, EntryError, McpEntry, NamePattern};
@@ -15,7 +15,9 @@ use serde::Serialize;
 pub struct InvalidEntry {
     /// Position in the list as given.
     pub index: usize,
+    /// The entry as written.
     pub entry: String,
+    /// Why it is not a valid entry.
     pub error: EntryError,
     /// The error in words a settings page can show.
     pub message: String,
@@ -47,7 +49,7 @@ impl CompiledAllowlist {
         compiled
     }
 
-    /// Position of the first entry that allows `tool_name` on `server_id`, as `some(f4c)` finds it.
+    /// Position of the first entry that allows `tool_name` on `server_id`, as the linear scan finds it.
     pub fn first_match(&self, server_id: &str, tool_name: &str) -> Option<usize> {
         self.index.first_match(server_id, tool_name)
     }
@@ -132,7 +134,8 @@ mod properties {
     }
 
     proptest! {
-        /// The index answers exactly what the seed's linear `some(f4c)` answers, down to which entry.
+        /// The index answers exactly what the seed's linear scan with the entry matcher answers,
+        /// down to which entry.
         #[test]
         fn agrees_with_the_linear_scan(
             list in proptest::collection::vec((name(), name()).prop_map(|(s, t)| format!("{s}:{t}")), 0..12),

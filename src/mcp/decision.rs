@@ -1,4 +1,4 @@
-//! Whether an MCP tool call needs the user's approval (seed 000, `m4c`).
+//! The MCP approval decision (seed 000): whether an MCP tool call needs the user's approval.
 //!
 //! A translation: the settings become a policy — the allowlist that counts as MCP-entry rules,
 //! the branches (invalid names, admin disable, the two protections, browser tools,
@@ -31,8 +31,10 @@ pub enum AutoRunMode {
 }
 
 impl AutoRunMode {
+    /// The modes' names as settings and JavaScript spell them, in declaration order.
     pub const NAMES: [&'static str; 3] = ["ask_every_time", "yolo", "full_yolo"];
 
+    /// The mode a name spells, or `None` for any other string.
     pub fn parse(name: &str) -> Option<Self> {
         match name {
             "ask_every_time" => Some(Self::AskEveryTime),
@@ -47,7 +49,7 @@ fn yes() -> bool {
     true
 }
 
-/// The settings `m4c` reads. Missing protections default to on (fail closed).
+/// The settings the MCP approval decision reads. Missing protections default to on (fail closed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -98,7 +100,9 @@ impl Default for McpSettings {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum AllowlistSource {
+    /// The user's `mcpAllowedTools`.
     User,
+    /// The team administrator's list.
     Admin,
 }
 
@@ -107,8 +111,11 @@ pub enum AllowlistSource {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct MatchedEntry {
+    /// Which allowlist the entry is in.
     pub list: AllowlistSource,
+    /// Position of the entry in that list.
     pub index: usize,
+    /// The entry as written.
     pub entry: String,
 }
 
@@ -117,16 +124,20 @@ pub struct MatchedEntry {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct AllowlistCandidate {
+    /// The server id the entry would name.
     pub server: String,
+    /// The tool name the entry would name.
     pub tool: String,
 }
 
-/// Cursor's view of an MCP decision (`m4c`).
+/// Cursor's view of an MCP approval decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct McpDecision {
+    /// Whether the user must approve the call.
     pub need_approval: bool,
+    /// The gate that decided: a protection, the mode, or the allowlist.
     pub reason: Reason,
     /// The reason in words, naming the setting or entry involved.
     pub message: String,
@@ -142,8 +153,9 @@ pub struct McpDecision {
     pub ignored_entries: Vec<InvalidEntry>,
 }
 
-/// The layer names the two allowlists become.
+/// The layer the user's allowlist becomes.
 pub const USER_LAYER: &str = "user";
+/// The layer the administrator's allowlist becomes.
 pub const ADMIN_LAYER: &str = "admin";
 
 /// The seed's branches, in its order, as gates of a policy over Cursor's `mcp` tool.
@@ -262,6 +274,7 @@ pub struct McpPolicy {
 }
 
 impl McpPolicy {
+    /// Compiles the settings once, for every auto-run mode.
     pub fn new(settings: McpSettings) -> Self {
         let policies =
             [AutoRunMode::AskEveryTime, AutoRunMode::Yolo, AutoRunMode::FullYolo].map(|mode| Policy::new(mcp_policy(&settings, mode)));
@@ -273,6 +286,7 @@ impl McpPolicy {
         }
     }
 
+    /// The settings the policy was built from.
     pub fn settings(&self) -> &McpSettings {
         &self.settings
     }
@@ -349,7 +363,7 @@ impl McpPolicy {
     }
 }
 
-/// One-shot `m4c`: compiles the settings and decides a single call.
+/// The MCP approval decision in one shot: compiles the settings and decides a single call.
 pub fn decide_mcp(server_id: &str, tool_name: &str, settings: McpSettings, mode: AutoRunMode) -> McpDecision {
     McpPolicy::new(settings).decide(server_id, tool_name, mode)
 }

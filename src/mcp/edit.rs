@@ -1,5 +1,5 @@
 //! Editing an allowlist the way a settings page or an "Add to allowlist" button does
-//! (seed 000, `Yro`), plus removal and normalisation.
+//! (seed 000's add-to-allowlist edit), plus removal and normalisation.
 //!
 //! Every function returns a new list and leaves the caller's untouched; on bad input
 //! the list comes back unchanged together with the reason.
@@ -23,12 +23,14 @@ pub enum AddStatus {
     Invalid,
 }
 
+/// What adding a tool to an allowlist did, and the list afterwards.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct AddOutcome {
     /// The list after the change (a copy of the input when nothing was added).
     pub list: Vec<String>,
+    /// Whether the entry was added, and if not, why.
     pub status: AddStatus,
     /// The entry that was added, or that would have been.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -36,6 +38,7 @@ pub struct AddOutcome {
     /// The wildcard entry that already covers the tool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub covered_by: Option<String>,
+    /// What is wrong with the server or tool name, when the status is `invalid`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<EntryError>,
     /// Why nothing was added, in words; absent when the entry was added.
@@ -77,10 +80,12 @@ pub fn add_tool(list: &[String], server_id: &str, tool_name: &str) -> AddOutcome
     AddOutcome { list: updated, status: AddStatus::Added, entry: Some(entry), covered_by: None, error: None, message: None }
 }
 
+/// What removing an entry did, and the list afterwards.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct RemoveOutcome {
+    /// The list without the entry.
     pub list: Vec<String>,
     /// How many copies of the entry were removed (0 when it was not there).
     pub removed: usize,
@@ -109,18 +114,26 @@ pub enum DropReason {
     Duplicate,
     /// Another entry allows everything this one allows.
     #[serde(rename_all = "camelCase")]
-    CoveredBy { covering_entry: String },
+    CoveredBy {
+        /// The entry that allows everything this one allows.
+        covering_entry: String,
+    },
 }
 
+/// An entry normalisation dropped, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct DroppedEntry {
+    /// Position in the original list.
     pub index: usize,
+    /// The entry as written.
     pub entry: String,
+    /// Why it was dropped.
     pub reason: DropReason,
 }
 
+/// An allowlist without duplicates and covered entries, with what was dropped and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -128,7 +141,9 @@ pub struct NormalizedAllowlist {
     /// The list without duplicates and covered entries, in the original order.
     /// Invalid entries stay (they match nothing) so the user can fix them; see `invalid`.
     pub list: Vec<String>,
+    /// The entries dropped, and why.
     pub dropped: Vec<DroppedEntry>,
+    /// Entries that are not valid (kept in `list`, where they match nothing).
     pub invalid: Vec<InvalidEntry>,
 }
 

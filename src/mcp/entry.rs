@@ -1,4 +1,5 @@
-//! Allowlist entries: `server:tool` strings (seed 000, `d4c`, `vOh`, `f4c`).
+//! Allowlist entries: `server:tool` strings (seed 000) — the entry formatter, the entry parser
+//! and the entry matcher.
 //!
 //! An entry is exactly one `:` between two valid names, either of which may be the
 //! wildcard `*`. Matching is case-sensitive and exact, as in the seed.
@@ -10,7 +11,9 @@ use std::fmt;
 /// One side of an entry: every name, or one name exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum NamePattern {
+    /// `*`: every name.
     Any,
+    /// This name exactly (case-sensitive).
     Exact(String),
 }
 
@@ -39,6 +42,7 @@ impl NamePattern {
         }
     }
 
+    /// The side as an entry spells it: the name, or `*`.
     pub fn as_str(&self) -> &str {
         match self {
             NamePattern::Any => WILDCARD,
@@ -50,12 +54,14 @@ impl NamePattern {
 /// A parsed, valid allowlist entry.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct McpEntry {
+    /// Which servers the entry covers.
     pub server: NamePattern,
+    /// Which tools the entry covers.
     pub tool: NamePattern,
 }
 
 impl McpEntry {
-    /// Whether this entry allows `tool_name` on `server_id` (seed `f4c`).
+    /// Whether this entry allows `tool_name` on `server_id`: the entry matcher.
     pub fn matches(&self, server_id: &str, tool_name: &str) -> bool {
         self.server.matches(server_id) && self.tool.matches(tool_name)
     }
@@ -65,6 +71,7 @@ impl McpEntry {
         self.server.within(&other.server) && self.tool.within(&other.tool)
     }
 
+    /// Whether either side is `*`.
     pub fn has_wildcard(&self) -> bool {
         self.server == NamePattern::Any || self.tool == NamePattern::Any
     }
@@ -84,9 +91,15 @@ pub enum EntryError {
     /// No `:` at all.
     MissingSeparator,
     /// More than one `:`.
-    TooManySeparators { count: usize },
+    TooManySeparators {
+        /// How many `:` the string has.
+        count: usize,
+    },
     /// One of the two names breaks the name rules.
-    InvalidName { name: NameError },
+    InvalidName {
+        /// Which name, and what is wrong with it.
+        name: NameError,
+    },
 }
 
 impl fmt::Display for EntryError {
@@ -107,14 +120,14 @@ impl From<NameError> for EntryError {
     }
 }
 
-/// Builds the entry string for a server and tool, checking both names (seed `d4c`).
+/// The entry formatter: builds the entry string for a server and tool, checking both names.
 pub fn format_entry(server_id: &str, tool_name: &str) -> Result<String, EntryError> {
     validate_name(server_id, NameKind::Server)?;
     validate_name(tool_name, NameKind::Tool)?;
     Ok(format!("{server_id}{SEPARATOR}{tool_name}"))
 }
 
-/// Parses an entry string (seed `vOh`): exactly one `:` and two valid names.
+/// The entry parser: exactly one `:` and two valid names.
 pub fn parse_entry(entry: &str) -> Result<McpEntry, EntryError> {
     let count = entry.matches(SEPARATOR).count();
     let (server, tool) = match (count, entry.split_once(SEPARATOR)) {
@@ -127,7 +140,7 @@ pub fn parse_entry(entry: &str) -> Result<McpEntry, EntryError> {
     Ok(McpEntry { server: NamePattern::from_valid_name(server), tool: NamePattern::from_valid_name(tool) })
 }
 
-/// Seed `f4c`: whether one entry string allows a call. Invalid entries match nothing.
+/// The entry matcher on an entry string: whether it allows a call. Invalid entries match nothing.
 pub fn entry_matches(server_id: &str, tool_name: &str, entry: &str) -> bool {
     parse_entry(entry).is_ok_and(|parsed| parsed.matches(server_id, tool_name))
 }

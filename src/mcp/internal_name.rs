@@ -1,4 +1,4 @@
-//! Splitting internal tool names into server and tool (seed 000, `h4c`).
+//! Splitting internal tool names into server and tool (seed 000's internal-name split).
 //!
 //! Cursor names MCP tools `mcp_<server>_<tool>` and splits at the first `_` after the
 //! prefix, which is wrong for server ids such as `my_server`. Given the configured
@@ -22,6 +22,7 @@ pub enum InternalNameForm {
     NotInternal,
 }
 
+/// An internal tool name split into its server and tool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -29,7 +30,9 @@ pub struct SplitToolName {
     /// The server id; the fallback when the name is not internal (absent if none was given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_id: Option<String>,
+    /// The tool's own name (the whole name when it is not internal).
     pub tool_name: String,
+    /// Which form the name had, and so how it was split.
     pub form: InternalNameForm,
 }
 

@@ -1,5 +1,5 @@
 //! The Cursor MCP allowlist dialect (seed 000): `server:tool` entries with `*`
-//! wildcards, and the `m4c` decision over auto-run modes, protections and admin control.
+//! wildcards, and the MCP approval decision over auto-run modes, protections and admin control.
 
 pub mod compiled;
 pub mod decision;

@@ -1,4 +1,4 @@
-//! Server and tool name validation (seed 000, `ihe`).
+//! The name validator: server and tool names (seed 000).
 //!
 //! A name is what goes on one side of a `server:tool` allowlist entry. The rules are
 //! the seed's, measured the way the seed's JavaScript measures them: length in UTF-16
@@ -20,7 +20,9 @@ pub const WILDCARD: &str = "*";
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum NameKind {
+    /// The server side of an entry: a server id.
     Server,
+    /// The tool side of an entry: a tool name.
     Tool,
 }
 
@@ -41,11 +43,17 @@ pub enum NameProblem {
     /// The name is the empty string.
     Empty,
     /// The name is longer than [`MAX_NAME_LENGTH`] UTF-16 code units.
-    TooLong { length: usize },
+    TooLong {
+        /// The name's length in UTF-16 code units.
+        length: usize,
+    },
     /// The name has characters, but all of them are whitespace.
     OnlyWhitespace,
     /// The name contains `:` or `*` and is not exactly `*`.
-    ReservedCharacter { character: char },
+    ReservedCharacter {
+        /// The first reserved character in the name.
+        character: char,
+    },
     /// The name contains U+FFFD, which is what a lone surrogate becomes on its way in from
     /// JavaScript; the two cannot be told apart, so neither is accepted (beyond the seed).
     ReplacementCharacter,
@@ -56,7 +64,9 @@ pub enum NameProblem {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct NameError {
+    /// Which side of an entry the name was for.
     pub kind: NameKind,
+    /// What is wrong with it.
     pub problem: NameProblem,
 }
 

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 pub enum InputKind {
     /// A command line for `shell`: rules see each sub-command it would run.
     Command {
+        /// The shell the command line is written for. Default: POSIX.
         #[serde(default)]
         shell: Shell,
     },
@@ -68,10 +69,13 @@ const ZED: &[(&str, InputKind)] = &[
     ("web_search", InputKind::Query),
 ];
 
-/// Tool ids of Cursor's approval flow, as the Cursor dialect names them.
+/// Cursor's terminal tool: its input is a command line.
 pub const CURSOR_TERMINAL: &str = "terminal";
+/// Cursor's file-write tool: its input is a path.
 pub const CURSOR_WRITE_FILE: &str = "write_file";
+/// Cursor's file-delete tool: its input is a path.
 pub const CURSOR_DELETE_FILE: &str = "delete_file";
+/// Cursor's MCP tool: its input is a server and a tool.
 pub const CURSOR_MCP: &str = "mcp";
 
 const CURSOR: &[(&str, InputKind)] = &[
@@ -81,8 +85,9 @@ const CURSOR: &[(&str, InputKind)] = &[
     (CURSOR_MCP, InputKind::McpCall),
 ];
 
-/// Roo Code's MCP tools.
+/// Roo Code's tool for calling an MCP tool: a server and a tool.
 pub const ROO_USE_MCP_TOOL: &str = "use_mcp_tool";
+/// Roo Code's tool for reading an MCP server's resources: a server (and an empty tool).
 pub const ROO_ACCESS_MCP_RESOURCE: &str = "access_mcp_resource";
 
 const ROO: &[(&str, InputKind)] = &[(ROO_USE_MCP_TOOL, InputKind::McpCall), (ROO_ACCESS_MCP_RESOURCE, InputKind::McpCall)];

@@ -29,6 +29,7 @@ pub const HOOK_REJECTION_MESSAGE: &str =
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Call {
+    /// The tool's id, as the catalogue names it (`terminal`, `edit_file`, `mcp`, …).
     pub tool: String,
     /// The command, path(s), URL, query, or `[server, tool]` — as the tool's input kind says.
     #[serde(default)]
@@ -39,6 +40,7 @@ pub struct Call {
 }
 
 impl Call {
+    /// A call of `tool` with these inputs and no hook answer.
     pub fn new(tool: &str, inputs: &[&str]) -> Self {
         Call { tool: tool.to_owned(), inputs: inputs.iter().map(|s| (*s).to_owned()).collect(), hook: None }
     }
@@ -65,8 +67,11 @@ pub enum Reason {
     UnsupportedShell,
     /// The command line could not be analysed.
     ParseFailed,
+    /// A deny rule matched an item.
     DenyRule,
+    /// A confirm rule matched an item.
     ConfirmRule,
+    /// Allow rules covered every item.
     AllowRule,
     /// A command-prefix blocklist entry matched (Cursor).
     Blocklisted,
@@ -79,28 +84,45 @@ pub enum Reason {
     /// Allow rules could not vouch for the call (unparsed syntax, a substitution) while deny or
     /// confirm rules exist, so it asks instead of falling back to an allowing default.
     CannotVouch,
+    /// No gate decided; the tool's own default did.
     ToolDefault,
+    /// No gate decided; a layer's or the policy's global default did.
     GlobalDefault,
     /// `always_allow_tool_actions` turned a fallback of confirm into allow.
     LegacyAlwaysAllow,
+    /// The administrator has disabled auto-run, so every call asks (Cursor).
     DisabledByAdmin,
+    /// The command line runs nothing (it is empty or only a comment), so it asks (Cursor).
     EmptyCommand,
+    /// A command runs `rm` while delete protection is on (Cursor).
     DeleteProtection,
+    /// A command runs `sudo`, which always asks (Cursor).
     Sudo,
+    /// Run-everything mode runs the call without consulting the allowlist (Cursor).
     RunEverything,
+    /// Auto-run is off: every call asks (Cursor).
     AskEveryTime,
     /// An item has something no allowlist entry can vouch for (a substitution, a redirect to a file…).
     Hazard,
+    /// The sandbox covers the command (Cursor).
     Sandboxed,
+    /// The path is a dotfile and dotfile protection is on (Cursor).
     DotFile,
+    /// The path is outside the workspace and outside-workspace protection is on (Cursor).
     OutsideWorkspace,
     /// No protection applied in auto-run (Cursor file operations).
     AutoRun,
+    /// The MCP call's server or tool name is invalid, so it asks (Cursor).
     InvalidName,
+    /// A browser tool call while browser (Playwright) protection is on (Cursor).
     BrowserProtection,
+    /// An MCP tool call while MCP tools protection is on (Cursor).
     McpProtection,
+    /// A browser tool call runs because browser protection is off (Cursor).
     BrowserToolAutoRun,
+    /// The MCP allowlist feature is off and the legacy toggle keeps MCP tools from auto-running (Cursor).
     LegacyProtection,
+    /// The MCP allowlist feature is off and the legacy toggle lets MCP tools auto-run (Cursor).
     LegacyAutoRun,
 }
 
@@ -110,9 +132,13 @@ pub enum Reason {
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum DefaultSource {
     /// The tool's own `default_mode`, from this layer.
-    Tool { layer: String },
+    Tool {
+        /// The layer whose setting applied.
+        layer: String,
+    },
     /// A layer's global default, or the policy's own when `layer` is absent.
     Global {
+        /// The layer whose global default applied; absent for the policy's own.
         #[serde(skip_serializing_if = "Option::is_none")]
         layer: Option<String>,
     },
@@ -123,7 +149,9 @@ pub enum DefaultSource {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Decision {
+    /// Whether the call runs, asks or is refused.
     pub outcome: Outcome,
+    /// The gate or default that decided.
     pub reason: Reason,
     /// One sentence naming the rule, layer and input behind the outcome.
     pub message: String,
@@ -133,6 +161,7 @@ pub struct Decision {
     /// The item (sub-command, path, URL…) the deciding rule or gate matched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_input: Option<String>,
+    /// Where the default came from, when a default decided.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_source: Option<DefaultSource>,
     /// Every item checked, with its hazards and the allow rule that covered it.

@@ -20,8 +20,11 @@ pub struct Gate {
     /// The tools it applies to; absent: every tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
+    /// The condition on the call.
     pub when: Condition,
+    /// What the gate forces when its condition holds.
     pub outcome: Outcome,
+    /// The reason a decision by this gate reports.
     pub reason: Reason,
     /// The explanation; absent: one is made from the reason and what the condition found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -56,6 +59,7 @@ pub enum Condition {
     RemovesProtectedTree,
     /// The tool has a rule that did not compile (in `list`, or in any list).
     InvalidRule {
+        /// Only rules of this list count; absent: any list.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         list: Option<ListKind>,
     },
@@ -67,23 +71,33 @@ pub enum Condition {
     /// The shell analysis cannot vouch for the line (it does not parse, or uses syntax that is
     /// not modelled); with `unlessUnrestricted`, not when the tool is allowed unconditionally.
     CannotVouch {
+        /// Not when the tool is allowed unconditionally.
         #[serde(default)]
         unless_unrestricted: bool,
     },
     /// The call has nothing to check (an empty command line, a comment).
     NothingToCheck,
     /// A command runs `program`, itself or through wrappers (`env sudo …`, `nice rm …`).
-    Runs { program: String },
+    Runs {
+        /// The program's name as a command word (`rm`, `sudo`).
+        program: String,
+    },
     /// An item has a hazard (a substitution, a redirect to a file, …).
     AnyHazard,
     /// A path has a hidden component (`.env`, `src/.git/config`), once normalised.
     HiddenPath,
     /// A path lies outside every root, once normalised; relative paths are inside.
-    OutsideRoots { roots: Vec<String> },
+    OutsideRoots {
+        /// The workspace roots.
+        roots: Vec<String>,
+    },
     /// An MCP call's server or tool name is invalid.
     InvalidName,
     /// An MCP call's server is one of these.
-    Server { ids: Vec<String> },
+    Server {
+        /// The server ids to look for.
+        ids: Vec<String>,
+    },
     /// An item matches a deny rule of any layer.
     DenyRule,
     /// An item matches a confirm rule of any layer.

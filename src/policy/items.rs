@@ -21,7 +21,9 @@ pub enum ItemKind {
     Path,
     /// A path with `.` and `..` collapsed, when that differs from how it was written.
     NormalizedPath,
+    /// A URL.
     Url,
+    /// A search query or pattern.
     Query,
     /// An MCP call: `server:tool`.
     Call,
@@ -34,12 +36,16 @@ pub enum ItemKind {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ItemVerdict {
+    /// The item as rules see it.
     pub text: String,
+    /// What the item is.
     pub kind: ItemKind,
+    /// Where in the command line it was found (top level for anything but commands).
     pub context: Context,
     /// Why no allow rule may cover this item.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hazards: Vec<Hazard>,
+    /// The allow rule that covered it, if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allowed_by: Option<RuleRef>,
     /// The command word (unquoted), for commands.

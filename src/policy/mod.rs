@@ -15,9 +15,9 @@ mod gates;
 mod hardcoded;
 mod items;
 mod options;
-pub mod pair_index;
+pub(crate) mod pair_index;
 pub mod path;
-pub mod rules;
+pub(crate) mod rules;
 mod suggest;
 mod trust;
 
@@ -55,8 +55,11 @@ pub enum Outcome {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum HookResult {
+    /// The hook has no objection (it never lifts a requirement).
     Allow,
+    /// The user must approve the call, even where it would have run.
     Ask,
+    /// The call is refused before anything else is checked.
     Reject,
 }
 
@@ -90,15 +93,19 @@ pub enum LayerKind {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct RuleSpec {
+    /// A regular expression, searched anywhere in the item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
     /// For `pattern`: default false (case-insensitive).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub case_sensitive: bool,
+    /// A command prefix, matched on word boundaries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
+    /// An MCP allowlist entry `server:tool`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp: Option<String>,
+    /// A Gasoline `tool.action` pattern.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_action: Option<String>,
 }
@@ -138,10 +145,13 @@ pub struct ToolRulesSpec {
     /// What the tool does when no rule settles a call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_mode: Option<Outcome>,
+    /// Rules that let a call run when they cover every item.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub always_allow: Vec<RuleSpec>,
+    /// Rules that refuse a call when any item matches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub always_deny: Vec<RuleSpec>,
+    /// Rules that make a call ask when any item matches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub always_confirm: Vec<RuleSpec>,
 }
@@ -159,7 +169,9 @@ fn is_true(value: &bool) -> bool {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct LayerSpec {
+    /// The layer's name, which explanations and settings changes refer to.
     pub name: String,
+    /// What kind of layer it is (shipped defaults, managed, user, project, mode). Default: user.
     #[serde(default)]
     pub kind: LayerKind,
     /// False for a layer the user has not trusted yet (a cloned project's settings): it may add
@@ -234,10 +246,13 @@ pub struct PolicySpec {
     /// Legacy: a fallback of "confirm" becomes "allow". Deny and confirm rules still win.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub always_allow_tool_actions: bool,
+    /// How to treat a terminal command whose text is not what runs (`$VAR`, `$(…)`).
     #[serde(default)]
     pub substitutions: SubstitutionPolicy,
+    /// What an invalid rule does to its tool.
     #[serde(default)]
     pub invalid_patterns: InvalidPatternPolicy,
+    /// How to treat a command line the shell analysis cannot vouch for.
     #[serde(default)]
     pub unparsed_commands: UnparsedPolicy,
     /// The shipped catalogue of tools the policy starts from. Default: `zed`.
@@ -250,7 +265,8 @@ pub struct PolicySpec {
     /// The form of "always allow" suggestions for commands. Default: regex.
     #[serde(default)]
     pub suggest: SuggestionForm,
-    /// The decision procedure, in order; absent for the standard one (see [`gates::standard`]).
+    /// The decision procedure, in order; absent for the standard one (hard-coded denials > invalid
+    /// rules > deny > confirm > allow, shaped by the switches above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gates: Option<Vec<Gate>>,
 }
@@ -281,11 +297,17 @@ impl Default for PolicySpec {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct InvalidPattern {
+    /// The layer the rule is in.
     pub layer: String,
+    /// The tool the rule is for.
     pub tool: String,
+    /// The list the rule is in.
     pub list: ListKind,
+    /// Position of the rule in that list.
     pub index: usize,
+    /// The rule's text as written.
     pub pattern: String,
+    /// Why the rule cannot be used.
     pub error: String,
 }
 

@@ -1,7 +1,7 @@
 //! "Always allow" suggestions and the permission buttons for a call.
 //!
 //! Every "always" option is tool-specific — never a global "allow everything": "Always allow
-//! <tool>" sets the tool's `default_mode`, and "Always allow `<pattern>`" appends one
+//! `<tool>`" sets the tool's `default_mode`, and "Always allow `<pattern>`" appends one
 //! `always_allow` rule, where a pattern is drawn from the call as Zed draws it (see
 //! [`super::suggest`]): a command and its subcommand per sub-command (`^cargo\s+build(\s|$)`), a
 //! parent directory (`^src/`), or a web origin. Applying an option yields the [`SettingsChange`]
@@ -29,13 +29,18 @@ pub struct Suggestion {
     pub source: String,
 }
 
+/// What a permission button does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum OptionKind {
+    /// Allow the tool from now on (sets its default).
     AlwaysAllowTool,
+    /// Allow calls matching a pattern from now on (adds an allow rule).
     AlwaysAllowPattern,
+    /// Allow this call only.
     AllowOnce,
+    /// Refuse this call only.
     DenyOnce,
 }
 
@@ -57,10 +62,14 @@ pub enum ChangeKey {
 pub struct SettingsChange {
     /// The layer to write, e.g. `user`.
     pub layer: String,
+    /// The tool whose settings change.
     pub tool: String,
+    /// Which setting is written.
     pub key: ChangeKey,
+    /// For `defaultMode`: the new default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<Outcome>,
+    /// For `alwaysAllow`: the rule to append.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleSpec>,
 }
@@ -70,7 +79,9 @@ pub struct SettingsChange {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PermissionOption {
+    /// What the button does.
     pub kind: OptionKind,
+    /// The button's text, such as `Always allow terminal`.
     pub label: String,
     /// For pattern options: the regex that would be added.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -20,8 +20,11 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ListKind {
+    /// Rules that let a call run.
     AlwaysAllow,
+    /// Rules that refuse a call.
     AlwaysDeny,
+    /// Rules that make a call ask.
     AlwaysConfirm,
 }
 
@@ -50,9 +53,13 @@ impl ListKind {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum MatcherKind {
+    /// A regular expression (`pattern`).
     Regex,
+    /// A command prefix (`prefix`).
     Prefix,
+    /// An MCP entry `server:tool` (`mcp`).
     Mcp,
+    /// A Gasoline `tool.action` pattern (`toolAction`).
     ToolAction,
     /// A rule with no matcher, or more than one: invalid.
     Unknown,
@@ -76,11 +83,15 @@ impl MatcherKind {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct RuleRef {
+    /// The layer the rule is in.
     pub layer: String,
+    /// The tool the rule is for.
     pub tool: String,
+    /// The list the rule is in.
     pub list: ListKind,
     /// Position in that layer's list.
     pub index: usize,
+    /// What kind of rule it is.
     pub matcher: MatcherKind,
     /// The rule's text: the regex, prefix, entry or pattern as written.
     pub pattern: String,
@@ -351,10 +362,6 @@ impl RuleSet {
 
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
-        self.rules.len()
     }
 
     /// The earliest rule (in policy order) that matches the subject.

@@ -11,10 +11,12 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Ignored {
+    /// The untrusted layer.
     pub layer: String,
     /// The tool, for a tool's rules or default; absent for the layer's global default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+    /// What was ignored, and why, in words.
     pub message: String,
 }
 

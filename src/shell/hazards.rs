@@ -29,9 +29,11 @@ pub enum HazardKind {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Hazard {
+    /// What kind of hazard it is.
     pub kind: HazardKind,
     /// What triggered it: the redirect target, variable name, expansion text or flag.
     pub subject: String,
+    /// Why it keeps allow rules off, in words.
     pub why: String,
 }
 

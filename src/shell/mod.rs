@@ -24,10 +24,15 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum Context {
+    /// The command line itself.
     TopLevel,
+    /// Inside a subshell `( … )`.
     Subshell,
+    /// Inside a group `{ …; }`.
     Group,
+    /// Inside `$( … )` or backticks.
     CommandSubstitution,
+    /// Inside `<( … )` or `>( … )`.
     ProcessSubstitution,
     /// The script given to `sh -c`, `bash -c` and the like.
     ShellPayload,
@@ -52,7 +57,9 @@ pub struct SubCommand {
     /// The text rules are matched against: quotes removed, words joined by one space;
     /// expansions keep their source text (`$HOME`, `$(date)`).
     pub text: String,
+    /// A command or a file redirect.
     pub kind: SubCommandKind,
+    /// Where in the line it was found.
     pub context: Context,
     /// The command word after leading assignments, unquoted (absent for redirects and bare assignments).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,6 +69,7 @@ pub struct SubCommand {
     pub args: Vec<String>,
     /// Byte range of the item in the analysed input.
     pub start: usize,
+    /// End of that byte range (exclusive).
     pub end: usize,
     /// Why no allow rule may cover this item; empty when an allow rule may.
     pub hazards: Vec<Hazard>,
@@ -72,6 +80,7 @@ pub struct SubCommand {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ShellAnalysis {
+    /// Every command and file redirect the line would run, in order.
     pub items: Vec<SubCommand>,
     /// Set when the line did not parse or used syntax the parser does not vouch for;
     /// allow rules are then off for the whole line.
@@ -95,11 +104,16 @@ pub enum Shell {
     /// sh, bash, zsh, dash, ksh, fish's POSIX-like chaining.
     #[default]
     Posix,
+    /// Nushell (`nu`).
     Nushell,
+    /// Elvish.
     Elvish,
+    /// Plan 9's `rc`.
     Rc,
+    /// PowerShell (`pwsh`, `powershell`).
     #[serde(rename = "powershell")]
     PowerShell,
+    /// Windows `cmd.exe`.
     Cmd,
     /// A shell whose syntax is not modelled at all: nothing is vouched for.
     Unknown,

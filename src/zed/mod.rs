@@ -13,9 +13,12 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
-/// The layer names a Zed policy uses, highest authority first.
+/// The layer of Zed's shipped default rules. A Zed policy's layers are this one, then
+/// [`USER_LAYER`], then [`PROJECT_LAYER`] (highest authority first).
 pub const DEFAULTS_LAYER: &str = "zed-defaults";
+/// The layer of the user's settings file.
 pub const USER_LAYER: &str = "user";
+/// The layer of the project's `.zed/settings.json`.
 pub const PROJECT_LAYER: &str = "project";
 
 /// The default terminal deny rules of seed 002's `default.json`. The fork-bomb pattern is
