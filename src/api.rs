@@ -9,7 +9,7 @@
 //! JSON twin: the shared fixtures in `tests/fixtures/contract/` run through it natively and
 //! through the wasm bindings in JavaScript, so both must give the same answers.
 
-use crate::cursor::{self, AutoRunSettings, FileOperation};
+use crate::cursor::{self, review::Allowlists, AutoRunSettings, FileOperation, Review, ReviewKind, ReviewOption, ReviewRequest};
 use crate::gasoline::{GasolineAllowlist, GasolineError};
 use crate::input::InputError;
 use crate::mcp::{self, AutoRunMode, EntryError, McpSettings, NameError, NameKind};
@@ -19,6 +19,7 @@ use crate::zed::{self, ZedSources};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// Something wrong with a user's settings, text or list, where it is, and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -200,6 +201,86 @@ pub struct FormattedEntry {
 /// Builds the `server:tool` entry, checking both names.
 pub fn format_entry(server_id: &str, tool_name: &str) -> Answer<FormattedEntry> {
     mcp::format_entry(server_id, tool_name).map(|entry| FormattedEntry { entry }).map_err(|e| vec![Problem::from(&e)])
+}
+
+// ---- Call and answer types of the Cursor review flow and Roo modes ----
+
+/// What a review shows: its header text and options, in order.
+#[derive(Debug, serde::Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewView {
+    /// The review's question, such as `Run 'git status'?`.
+    pub header_text: String,
+    /// The buttons to show, in order.
+    pub options: Vec<ReviewOption>,
+}
+
+/// The answer to a review and the current allowlists it may extend.
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReviewAnswer {
+    /// The button the user chose; it must be one the review offers.
+    pub option: ReviewOption,
+    /// What the user told the agent to do instead, with a rejection.
+    #[serde(default)]
+    pub feedback: Option<String>,
+    /// The current allowlists, which an "allowlist" answer extends.
+    #[serde(default)]
+    pub allowlists: Allowlists,
+}
+
+/// The finished review and what the answer means.
+#[derive(Debug, serde::Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ReviewStep {
+    /// The review, now done.
+    pub review: Review,
+    /// What the answer means: whether the call runs, and any allowlist to persist.
+    pub outcome: cursor::ReviewOutcome,
+}
+
+/// Options for a Roo mode: its configuration and the MCP servers' settings.
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RooModeOptions {
+    /// The mode whose `mcpRestrictions` apply.
+    pub mode: roo::ModeConfig,
+    /// `mcpServers` from the MCP configuration, by name (only `defaultEnabled` is read).
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, ServerSettings>"))]
+    pub servers: BTreeMap<String, roo::ServerSettings>,
+}
+
+/// A new review of a tool call, requested; absent data is an empty request. An error is a
+/// caller's mistake (an impossible transition).
+pub fn request_review(kind: ReviewKind, data: Option<ReviewRequest>) -> Result<Review, String> {
+    Review::new(kind).request(data.unwrap_or_default()).map_err(|e| e.to_string())
+}
+
+/// What a review shows.
+pub fn review_view(review: &Review) -> ReviewView {
+    ReviewView { header_text: review.header_text(), options: review.options() }
+}
+
+/// `requested → done` with the user's answer; an error is a caller's mistake (never requested,
+/// already done, or an option that is not offered).
+pub fn answer_review(review: Review, answer: ReviewAnswer) -> Result<ReviewStep, String> {
+    let (review, outcome) = review.answer(answer.option, answer.feedback, &answer.allowlists).map_err(|e| e.to_string())?;
+    Ok(ReviewStep { review, outcome })
+}
+
+/// `requested → done` without an answer (the call does not run).
+pub fn cancel_review(review: Review) -> Result<ReviewStep, String> {
+    let (review, outcome) = review.cancel().map_err(|e| e.to_string())?;
+    Ok(ReviewStep { review, outcome })
+}
+
+/// A Roo mode's restrictions, compiled.
+pub fn roo_mode(options: &RooModeOptions) -> roo::ModePolicy {
+    roo::ModePolicy::new(&options.mode, &options.servers)
 }
 
 /// An answer as JSON: `{ ok: true, …value }` (a non-object value under `value`) or `{ ok: false, errors }`.

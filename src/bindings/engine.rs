@@ -178,9 +178,7 @@ pub fn apply_zed_settings_change(
 // ---------------------------------------------------------------------------------------
 // The Cursor approval flow (seed 003).
 
-use crate::cursor::{
-    self, review::Allowlists, AutoRunControls, AutoRunSettings, ComposerState, HookResult, Review, ReviewKind, ReviewOption, ReviewRequest,
-};
+use crate::cursor::{self, AutoRunControls, AutoRunSettings, ComposerState, HookResult, Review, ReviewKind, ReviewRequest};
 
 fn hook_arg(hook: Option<Ts<HookResult>>) -> Result<Option<HookResult>, JsValue> {
     match hook.map(|h| h.js_value()).filter(|h| !h.is_undefined() && !h.is_null()) {
@@ -236,69 +234,30 @@ pub fn decide_file_operation(
 #[wasm_bindgen(js_name = requestReview)]
 pub fn request_review(kind: Ts<ReviewKind>, data: Option<Ts<ReviewRequest>>) -> Result<Ts<Review>, JsValue> {
     let kind: ReviewKind = json_arg(&kind.js_value(), "kind")?;
-    let data: ReviewRequest = match data.map(|d| d.js_value()).filter(|d| !d.is_undefined() && !d.is_null()) {
-        Some(d) => json_arg(&d, "data")?,
-        None => ReviewRequest::default(),
-    };
-    let review = Review::new(kind).request(data).map_err(|e| error(&e.to_string()))?;
-    to_ts(&review)
-}
-
-/// What a review shows: its header text and options, in order.
-#[derive(serde::Serialize, tsify::Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ReviewView {
-    /// The review's question, such as `Run 'git status'?`.
-    pub header_text: String,
-    /// The buttons to show, in order.
-    pub options: Vec<ReviewOption>,
+    let data: Option<ReviewRequest> = optional_json_arg(data.map(|d| d.js_value()), "data")?;
+    to_ts(&api::request_review(kind, data).map_err(|e| error(&e))?)
 }
 
 /// What a review shows: its header text and options, in order.
 #[wasm_bindgen(js_name = reviewView)]
-pub fn review_view(review: Ts<Review>) -> Result<Ts<ReviewView>, JsValue> {
+pub fn review_view(review: Ts<Review>) -> Result<Ts<api::ReviewView>, JsValue> {
     let review: Review = json_arg(&review.js_value(), "review")?;
-    to_ts(&ReviewView { header_text: review.header_text(), options: review.options() })
-}
-
-/// The answer to a review and the current allowlists it may extend.
-#[derive(serde::Deserialize, tsify::Tsify)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ReviewAnswer {
-    /// The button the user chose; it must be one the review offers.
-    pub option: ReviewOption,
-    /// What the user told the agent to do instead, with a rejection.
-    #[serde(default)]
-    pub feedback: Option<String>,
-    /// The current allowlists, which an "allowlist" answer extends.
-    #[serde(default)]
-    pub allowlists: Allowlists,
-}
-
-/// The finished review and what the answer means.
-#[derive(serde::Serialize, tsify::Tsify)]
-pub struct ReviewStep {
-    /// The review, now done.
-    pub review: Review,
-    /// What the answer means: whether the call runs, and any allowlist to persist.
-    pub outcome: cursor::ReviewOutcome,
+    to_ts(&api::review_view(&review))
 }
 
 /// `requested → done`: throws if the review was never requested, is already done, or the option is not offered.
 #[wasm_bindgen(js_name = answerReview)]
-pub fn answer_review(review: Ts<Review>, answer: Ts<ReviewAnswer>) -> Result<Ts<ReviewStep>, JsValue> {
+pub fn answer_review(review: Ts<Review>, answer: Ts<api::ReviewAnswer>) -> Result<Ts<api::ReviewStep>, JsValue> {
     let review: Review = json_arg(&review.js_value(), "review")?;
-    let answer: ReviewAnswer = json_arg(&answer.js_value(), "answer")?;
-    let (review, outcome) = review.answer(answer.option, answer.feedback, &answer.allowlists).map_err(|e| error(&e.to_string()))?;
-    to_ts(&ReviewStep { review, outcome })
+    let answer: api::ReviewAnswer = json_arg(&answer.js_value(), "answer")?;
+    to_ts(&api::answer_review(review, answer).map_err(|e| error(&e))?)
 }
 
 /// `requested → done` without an answer (the call does not run).
 #[wasm_bindgen(js_name = cancelReview)]
-pub fn cancel_review(review: Ts<Review>) -> Result<Ts<ReviewStep>, JsValue> {
+pub fn cancel_review(review: Ts<Review>) -> Result<Ts<api::ReviewStep>, JsValue> {
     let review: Review = json_arg(&review.js_value(), "review")?;
-    let (review, outcome) = review.cancel().map_err(|e| error(&e.to_string()))?;
-    to_ts(&ReviewStep { review, outcome })
+    to_ts(&api::cancel_review(review).map_err(|e| error(&e))?)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -306,7 +265,6 @@ pub fn cancel_review(review: Ts<Review>) -> Result<Ts<ReviewStep>, JsValue> {
 
 use crate::gasoline;
 use crate::roo;
-use std::collections::BTreeMap;
 
 /// A Gasoline `allowed_tools` YAML allowlist.
 #[derive(Debug)]
@@ -374,18 +332,6 @@ impl JsGasolineAllowlist {
     }
 }
 
-/// Options for a Roo mode: its configuration and the MCP servers' settings.
-#[derive(serde::Deserialize, tsify::Tsify)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RooModeOptions {
-    /// The mode whose `mcpRestrictions` apply.
-    pub mode: roo::ModeConfig,
-    /// `mcpServers` from the MCP configuration, by name (only `defaultEnabled` is read).
-    #[serde(default)]
-    #[tsify(type = "Record<string, ServerSettings>")]
-    pub servers: BTreeMap<String, roo::ServerSettings>,
-}
-
 /// A Roo mode's MCP restrictions, compiled.
 #[derive(Debug)]
 #[wasm_bindgen(js_name = RooMode)]
@@ -397,9 +343,9 @@ pub struct JsRooMode {
 impl JsRooMode {
     /// Compiles a mode's restrictions; throws if `options` is not a valid mode configuration.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: Ts<RooModeOptions>) -> Result<JsRooMode, JsValue> {
-        let o: RooModeOptions = json_arg(&options.js_value(), "options")?;
-        Ok(JsRooMode { inner: roo::ModePolicy::new(&o.mode, &o.servers) })
+    pub fn new(options: Ts<api::RooModeOptions>) -> Result<JsRooMode, JsValue> {
+        let o: api::RooModeOptions = json_arg(&options.js_value(), "options")?;
+        Ok(JsRooMode { inner: api::roo_mode(&o) })
     }
 
     /// `null` when the mode may call the tool, else the seed's error text.
