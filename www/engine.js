@@ -34,14 +34,18 @@ function render() {
   let policy;
   try {
     policy = new Policy(spec);
-    $('policy-problems').replaceChildren(...policy.invalidPatterns.map((p) => li(`${p.layer} / ${p.tool} / ${p.list}[${p.index}] "${p.pattern}": ${p.error}`)));
+    // Rules that did not compile fail closed; each problem points at its place in the spec.
+    $('policy-problems').replaceChildren(...policy.problems.map((p) => li(`${p.path ?? ''}: ${p.message}`)));
     const tool = $('tool').value, input = $('input').value;
     const d = policy.decide(tool, input);
-    $('decision').className = `decision ${d.outcome === 'allow' ? 'runs' : 'asks'}`;
+    $('decision').className = `decision ${{ allow: 'runs', confirm: 'asks', deny: 'refused' }[d.outcome]}`;
     $('verdict').textContent = { allow: 'Runs without asking', confirm: 'Asks the user', deny: 'Refused' }[d.outcome];
     $('reason').textContent = `${d.reason}: ${d.message}`;
+    // Items without hazards omit the field.
+    const hazards = (i) => i.hazards ?? [];
     $('items').replaceChildren(...d.items.map((i) => li(
-      `${i.text}${i.allowedBy ? `  ✓ ${i.allowedBy.pattern}` : ''}${i.hazards.length ? `  ⚠ ${i.hazards.map((h) => h.why).join('; ')}` : ''}`)));
+      `${i.text}${i.allowedBy ? `  ✓ ${i.allowedBy.pattern}` : ''}${hazards(i).length ? `  ⚠ ${hazards(i).map((h) => h.why).join('; ')}` : ''}`)));
+    $('ignored').replaceChildren(...(d.ignored ?? []).map((i) => li(i.message)));
     const buttons = d.outcome === 'confirm' ? policy.permissionOptions(tool, input).filter((o) => o.change) : [];
     $('options').replaceChildren(...buttons.map((o) => {
       const b = document.createElement('button');

@@ -275,6 +275,13 @@ pub struct JsGasolineAllowlist {
 
 #[wasm_bindgen(js_class = GasolineAllowlist)]
 impl JsGasolineAllowlist {
+    /// Not a way to load a list: `new` throws a TypeError pointing at `GasolineAllowlist.parse(text)`,
+    /// which answers `{ ok, … }` instead of throwing for a bad file.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Result<JsGasolineAllowlist, JsValue> {
+        Err(super::type_error("use GasolineAllowlist.parse(text), which answers { ok: true, allowlist } or { ok: false, errors }"))
+    }
+
     /// Loads YAML text: `{ ok: true, allowlist }`, or `{ ok: false, errors }` with line and column.
     #[wasm_bindgen(unchecked_return_type = "{ ok: true, allowlist: GasolineAllowlist } | { ok: false, errors: Problem[] }")]
     pub fn parse(#[wasm_bindgen(unchecked_param_type = "string")] yaml: JsValue) -> Result<JsValue, JsValue> {

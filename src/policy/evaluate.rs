@@ -171,12 +171,15 @@ pub struct Decision {
     pub cannot_vouch: Option<String>,
     /// This tool's rules that did not compile.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub invalid_patterns: Vec<InvalidPattern>,
     /// Rules that would cover what no allow rule covered, when allow rules were tried and fell short.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub suggestions: Vec<Suggestion>,
     /// Settings of untrusted layers that were ignored for this call.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub ignored: Vec<Ignored>,
 }
 

@@ -44,6 +44,7 @@ pub struct ItemVerdict {
     pub context: Context,
     /// Why no allow rule may cover this item.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub hazards: Vec<Hazard>,
     /// The allow rule that covered it, if one did.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -7,7 +7,7 @@
 //! parent directory (`^src/`), or a web origin. Applying an option yields the [`SettingsChange`]
 //! to persist.
 
-use super::catalogue::InputKind;
+use super::catalogue::{CatalogueName, InputKind};
 use super::items::{ItemKind, Items};
 use super::suggest;
 use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
@@ -137,6 +137,16 @@ impl Policy {
         let mut found = Vec::new();
         for item in items.list.iter().filter(|i| i.allowed_by.is_none()) {
             match (item.kind, &item.pair, item.name.as_deref()) {
+                // A Gasoline call is a tool and its action; any other call an MCP server and tool.
+                (ItemKind::Call, Some((tool, action)), _) if self.spec().catalogue == CatalogueName::Gasoline => {
+                    let pattern = format!("{tool}.{action}");
+                    found.push(Suggestion {
+                        rule: RuleSpec::tool_action(pattern.clone()),
+                        pattern: pattern.clone(),
+                        display: pattern,
+                        source: item.text.clone(),
+                    });
+                }
                 (ItemKind::Call, Some((server, name)), _) => {
                     let entry = format!("{server}:{name}");
                     found.push(Suggestion {

@@ -80,7 +80,7 @@ test('admin controls and file protections', () => {
   const user = settingsFrom({ useYoloMode: true, yoloEnableRunEverything: true, yoloCommandAllowlist: ['rm'] });
   const admin = engine.applyAdminControls(user, { enabled: true, allowed: ['git'], delete_file_protection: true });
   assert.deepEqual([admin.isAdminControlled, admin.isDisabledByAdmin, admin.mode, admin.commandAllowlist], [true, false, 'yolo', ['git']]);
-  assert.equal(engine.decideTerminalCommand('rm x', admin).reason, 'deleteFileProtection');
+  assert.equal(engine.decideTerminalCommand('rm x', admin).reason, 'deleteProtection', 'the admin\'s delete protection stops rm, named by the core reason');
   const off = engine.applyAdminControls(user, { enabled: true });
   assert.equal(engine.decideTerminalCommand('git status', off).reason, 'disabledByAdmin');
   assert.throws(() => engine.applyAdminControls(user, { enabled: true, alowed: [] }), /unknown field `alowed`/);

@@ -13,8 +13,15 @@ allowed_tools:
   - "interact.navigate"     # Specific: only navigate
 `;
 
+/** Parses YAML that must load, and returns the allowlist. */
+function load(text) {
+  const answer = GasolineAllowlist.parse(text);
+  assert.equal(answer.ok, true, `expected the allowlist to load: ${JSON.stringify(answer.errors)}`);
+  return answer.allowlist;
+}
+
 test('Gasoline: allowed calls pass, others get the exact error object, case-insensitively', () => {
-  const list = new GasolineAllowlist(yaml);
+  const list = load(yaml);
   assert.equal(list.check('observe', 'server_config'), null);
   assert.equal(list.check('INTERACT', 'Navigate'), null);
   assert.deepEqual(list.check('interact', 'execute_js'), {
@@ -25,18 +32,48 @@ test('Gasoline: allowed calls pass, others get the exact error object, case-inse
     allowed_tools: ['observe.*', 'generate.*', 'interact.navigate'],
   });
   assert.deepEqual(list.summary, { enabled: true, allowed_tools: ['observe.*', 'generate.*', 'interact.navigate'], count: 3, message: 'Allowlist enabled, 3 tools/actions permitted' });
-  assert.equal(new GasolineAllowlist('').check('interact', 'execute_js'), null, 'an empty file allows everything');
+  assert.deepEqual(list.patterns, ['observe.*', 'generate.*', 'interact.navigate']);
+  assert.equal(load('').check('interact', 'execute_js'), null, 'an empty file allows everything');
+});
+
+test('Gasoline: decide() explains the same answers as check(), naming the pattern', () => {
+  const list = load(yaml);
+  const allowed = list.decide('INTERACT', 'Navigate');
+  assert.equal(allowed.outcome, 'allow');
+  assert.equal(allowed.reason, 'allowRule');
+  assert.deepEqual([allowed.rule.matcher, allowed.rule.index, allowed.rule.pattern], ['toolAction', 2, 'interact.navigate']);
+  const denied = list.decide('interact', 'execute_js');
+  assert.equal(denied.outcome, 'deny');
+  assert.equal(denied.rule, undefined, 'no pattern allowed it');
+  for (const [tool, action] of [['observe', 'server_config'], ['generate', 'x'], ['interact', 'navigate'], ['interact', 'execute_js'], ['configure', 'y']]) {
+    assert.equal(list.decide(tool, action).outcome === 'allow', list.check(tool, action) === null, `${tool}.${action}`);
+  }
+  assert.equal(load('').decide('interact', 'execute_js').outcome, 'allow', 'an empty file allows everything');
 });
 
 test('Gasoline: bad YAML or a bad pattern is an error with line and column; reload keeps the old list', () => {
-  assert.throws(() => new GasolineAllowlist('allowed_tools:\n  - observe.*\n  - "interact.*.x"\n'), (e) => e.line === 3 && e.column === 5 && /invalid pattern "interact\.\*\.x"/.test(e.message));
-  assert.throws(() => new GasolineAllowlist('allowed_tools: [unclosed'), (e) => /invalid YAML/.test(e.message) && e.line >= 1);
-  const list = new GasolineAllowlist(yaml);
-  assert.throws(() => list.reload('allowed_tools:\n  - [oops'), /invalid YAML/);
+  const badPattern = GasolineAllowlist.parse('allowed_tools:\n  - observe.*\n  - "interact.*.x"\n');
+  assert.equal(badPattern.ok, false);
+  assert.equal(badPattern.allowlist, undefined);
+  assert.deepEqual(badPattern.errors.map((e) => [e.code, e.line, e.column]), [['invalidPattern', 3, 5]]);
+  assert.match(badPattern.errors[0].message, /invalid pattern "interact\.\*\.x"/);
+  const badYaml = GasolineAllowlist.parse('allowed_tools: [unclosed');
+  assert.equal(badYaml.ok, false);
+  assert.equal(badYaml.errors[0].code, 'invalidYaml');
+  assert.match(badYaml.errors[0].message, /invalid YAML/);
+  assert.ok(badYaml.errors[0].line >= 1 && badYaml.errors[0].column >= 1, JSON.stringify(badYaml.errors[0]));
+  const list = load(yaml);
+  const failed = list.reload('allowed_tools:\n  - [oops');
+  assert.equal(failed.ok, false);
+  assert.equal(failed.errors[0].code, 'invalidYaml');
+  assert.match(failed.errors[0].message, /invalid YAML/);
   assert.equal(list.check('interact', 'navigate'), null, 'the previous allowlist stays in force');
-  list.reload('allowed_tools: ["interact.refresh"]');
+  assert.deepEqual(list.patterns, ['observe.*', 'generate.*', 'interact.navigate']);
+  assert.deepEqual(list.reload('allowed_tools: ["interact.refresh"]'), { ok: true });
   assert.notEqual(list.check('interact', 'navigate'), null);
-  assert.throws(() => new GasolineAllowlist(42), /yaml must be a string, got number/);
+  assert.deepEqual(list.patterns, ['interact.refresh']);
+  assert.throws(() => GasolineAllowlist.parse(42), { name: 'TypeError', message: 'yaml must be a string, got number' });
+  assert.throws(() => list.reload(42), { name: 'TypeError', message: 'yaml must be a string, got number' });
 });
 
 const servers = { 'weather-server': { defaultEnabled: true }, 'admin-server': { defaultEnabled: false }, 'docs-server': {} };
@@ -68,7 +105,16 @@ test('Roo: the catalogue the prompt describes is filtered, and restrictions are 
     { name: 'docs-server', tools: [{ name: 'search_docs' }] },
   ]);
   const conflicted = { slug: 'm', mcpRestrictions: { allowedServers: ['docs-server', 'ghost'], disallowedServers: ['docs-server'] } };
-  const issues = validateModeRestrictions(conflicted, catalogue);
-  assert.deepEqual(issues.map((i) => [i.severity, i.path]), [['error', 'mcpRestrictions.allowedServers[0]'], ['warning', 'mcpRestrictions.allowedServers[1]']]);
+  const result = validateModeRestrictions(conflicted, catalogue);
+  assert.equal(result.ok, false, 'a conflict is an error');
+  assert.deepEqual(result.errors.map((e) => [e.code, e.path]), [['conflict', 'mcpRestrictions.allowedServers[0]']]);
+  assert.deepEqual(result.warnings.map((w) => [w.code, w.path]), [['unknownServer', 'mcpRestrictions.allowedServers[1]']]);
+  assert.ok(result.errors.concat(result.warnings).every((p) => typeof p.message === 'string' && p.message.length > 0));
+  const warned = validateModeRestrictions({ slug: 'm', mcpRestrictions: { allowedServers: ['docs-server'],
+    allowedTools: [{ serverName: 'docs-server', toolName: 'nope' }, { serverName: 'admin-server', toolName: 'drop_db' }] } }, catalogue);
+  assert.equal(warned.ok, true, 'warnings alone do not fail validation');
+  assert.deepEqual(warned.errors, []);
+  assert.deepEqual(warned.warnings.map((w) => [w.code, w.path]), [['unknownTool', 'mcpRestrictions.allowedTools[0]'], ['unreachableTool', 'mcpRestrictions.allowedTools[1]']]);
+  assert.deepEqual(validateModeRestrictions(mode, catalogue), { ok: true, errors: [], warnings: [] });
   assert.throws(() => new RooMode({ mode: { slug: 'm', mcpRestrictions: { allowedServer: [] } } }), /unknown field `allowedServer`/);
 });

@@ -64,8 +64,26 @@ test('bad input throws clear errors and the instance keeps working', () => {
   assert.throws(() => new toolgate.McpPolicy({ mcpAllowedTools: [1n] }), /BigInt/);
   assert.throws(() => toolgate.validateName('\uD83D'), /lone surrogate/);
   assert.throws(() => toolgate.addToAllowlist(new Map(), 's', 't'), /list: invalid type: map, expected a sequence/);
-  assert.equal(toolgate.validateName('x'.repeat(100000)).error.problem.code, 'tooLong');
+  assert.deepEqual(toolgate.validateName('x'.repeat(100000)), { ok: false, errors: [{ code: 'nameTooLong', message: 'tool name is 100000 characters long; the limit is 256' }] },
+    'a name that is too long is an answer, not a throw');
   assert.equal(toolgate.decideMcp('s', 't', {}, 'ask_every_time').needApproval, true);
+});
+
+test('names and entries: a user\'s mistake comes back as { ok: false, errors }, only a wrong type throws', () => {
+  assert.deepEqual(toolgate.validateName('github', 'server'), { ok: true });
+  assert.deepEqual(toolgate.validateName('', 'server'), { ok: false, errors: [{ code: 'nameEmpty', message: 'server name must not be empty' }] });
+  assert.deepEqual(toolgate.validateName('a:b').errors.map((e) => e.code), ['nameReservedCharacter']);
+  assert.deepEqual(toolgate.parseEntry('github:*'), { ok: true, serverId: 'github', toolName: '*' });
+  assert.deepEqual(toolgate.parseEntry('a:b:c').errors.map((e) => e.code), ['tooManySeparators']);
+  assert.deepEqual(toolgate.parseEntry('github').errors.map((e) => e.code), ['missingSeparator']);
+  assert.deepEqual(toolgate.formatEntry('github', 'create_issue'), { ok: true, entry: 'github:create_issue' });
+  const bad = toolgate.formatEntry('git:hub', 'x');
+  assert.equal(bad.ok, false, 'an invalid name is refused as data');
+  assert.equal(bad.errors[0].code, 'nameReservedCharacter');
+  assert.match(bad.errors[0].message, /server name must not contain ':'/);
+  assert.throws(() => toolgate.formatEntry('github', 3), { name: 'TypeError', message: 'toolName must be a string, got number' });
+  assert.throws(() => toolgate.parseEntry(null), { name: 'TypeError', message: 'entry must be a string, got null' });
+  assert.throws(() => toolgate.validateName('x', 'neither'), { name: 'TypeError', message: /kind: unknown variant `neither`/ });
 });
 
 test('the fast methods check their arguments exactly like decide()', () => {

@@ -1,6 +1,6 @@
 // Compiled with `tsc --strict`: the generated types must describe the API as documented,
 // and wrong usage must be a type error (each @ts-expect-error fails the build if it stops erroring).
-import { McpPolicy, decideMcp, addToAllowlist, splitToolName, validateName, type McpDecision, type McpSettings } from 'toolgate';
+import { McpPolicy, decideMcp, addToAllowlist, splitToolName, validateName, parseEntry, formatEntry, type McpDecision, type McpSettings, type Problem } from 'toolgate';
 import init, { initSync, decideMcp as webDecide } from 'toolgate/web';
 
 const settings: McpSettings = { mcpAllowedTools: ['github:*'], mcpToolsProtection: false };
@@ -14,8 +14,18 @@ const fast: boolean = policy.needsApproval('github', 'x', 'full_yolo');
 const list: string[] = addToAllowlist(['a:b'], 'github', 'x').list;
 const server: string | undefined = splitToolName('mcp_github_x').serverId;
 const known = splitToolName('mcp_my_server_x', { knownServerIds: ['my_server'] }).serverId;
+// A user's mistake is data: `{ ok: true, … } | { ok: false, errors: Problem[] }`, narrowed on `ok`.
 const nameCheck = validateName('x', 'server');
-const code: string | undefined = nameCheck.error?.problem.code;
+const code: string | undefined = nameCheck.ok ? undefined : nameCheck.errors[0]?.code;
+const parsed = parseEntry('github:*');
+const parsedServer: string = parsed.ok ? parsed.serverId : parsed.errors.map((e: Problem) => e.message).join('; ');
+const formatted = formatEntry('github', 'create_issue');
+const formattedEntry: string | null = formatted.ok ? formatted.entry : null;
+// @ts-expect-error the entry is only there once `ok` is checked
+formatEntry('github', 'x').entry;
+// @ts-expect-error name kinds are "server" or "tool"
+validateName('x', 'resource');
+const mcpReason: McpDecision['reason'] = 'mcpProtection';
 
 // @ts-expect-error the mode is one of three strings
 decideMcp('s', 't', {}, 'YOLO');
@@ -23,6 +33,8 @@ decideMcp('s', 't', {}, 'YOLO');
 new McpPolicy({ mcpAllowedTools: 'github:*' });
 // @ts-expect-error decisions have no "allowed" field
 decision.allowed;
+// @ts-expect-error reasons are the core's Reason names
+const notAReason: McpDecision['reason'] = 'allowedByList';
 
 async function webview(bytes: BufferSource): Promise<boolean> {
   initSync({ module: bytes });
@@ -30,8 +42,8 @@ async function webview(bytes: BufferSource): Promise<boolean> {
   return webDecide('s', 't', {}, 'yolo').needApproval;
 }
 
-import { Policy, applyPolicyChange, analyzeCommand, type Decision, type PolicySpec } from 'toolgate/engine';
-import { migrateComposerState, decideTerminalCommand, requestReview, answerReview, type AutoRunSettings, type ReviewStep } from 'toolgate/engine';
+import { Policy, applyPolicyChange, applyZedSettingsChange, analyzeCommand, type Decision, type PolicySpec, type SubCommandKind, type MatcherKind, type ItemKind, type Ignored, type Problem as EngineProblem } from 'toolgate/engine';
+import { migrateComposerState, decideTerminalCommand, decideFileOperation, requestReview, answerReview, type AutoRunSettings, type ReviewStep, type Reason } from 'toolgate/engine';
 
 const autoRun: AutoRunSettings = migrateComposerState({ useYoloMode: true, yoloCommandAllowlist: ['git'] });
 const terminal = decideTerminalCommand('git status && rm -rf build', autoRun, 'ask');
@@ -39,23 +51,41 @@ const candidates: string[] = terminal.candidatesForAllowlist;
 const approval: 'user' | 'allowlist' | 'full_auto' | 'none' = terminal.approvalType;
 const step: ReviewStep = answerReview(requestReview('terminal', { candidatesForAllowlist: candidates }), { option: 'allowlistCommands' });
 const updated: string[] | undefined = step.outcome.commandAllowlist;
+const terminalReason: Reason = terminal.reason;
+const fileReason: Reason = decideFileOperation('delete', 'src/x.rs', ['/p'], autoRun).reason;
+const deleteReason: Reason = 'deleteProtection';
+// @ts-expect-error deleteFileProtection became the core's deleteProtection
+const oldDeleteReason: Reason = 'deleteFileProtection';
 // @ts-expect-error hooks answer allow, ask or reject
 decideTerminalCommand('ls', autoRun, 'maybe');
 // @ts-expect-error review options are a fixed set
 answerReview(step.review, { option: 'approve' });
-export { approval, updated };
+export { approval, updated, terminalReason, fileReason, deleteReason, oldDeleteReason };
 
-import { GasolineAllowlist, RooMode, validateModeRestrictions, type ToolNotAllowed } from 'toolgate/engine';
-const gas = new GasolineAllowlist('allowed_tools: ["observe.*"]');
+import { GasolineAllowlist, RooMode, validateModeRestrictions, type ToolNotAllowed, type Validation } from 'toolgate/engine';
+const loaded = GasolineAllowlist.parse('allowed_tools: ["observe.*"]');
+if (!loaded.ok) throw new Error(loaded.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('\n'));
+const gas: GasolineAllowlist = loaded.allowlist;
 const denied: ToolNotAllowed | null = gas.check('interact', 'execute_js');
 const count: number = gas.summary.count;
+const patterns: string[] = gas.patterns;
+const gasOutcome: 'allow' | 'confirm' | 'deny' = gas.decide('interact', 'execute_js').outcome;
+const reloaded = gas.reload('allowed_tools: []');
+const reloadLine: number | undefined = reloaded.ok ? undefined : reloaded.errors[0]?.line;
+// @ts-expect-error an allowlist comes from GasolineAllowlist.parse, which can answer with errors
+new GasolineAllowlist('allowed_tools: []');
+// @ts-expect-error the allowlist is only there once `ok` is checked
+GasolineAllowlist.parse('').allowlist;
 const roo = new RooMode({ mode: { slug: 'code', mcpRestrictions: { allowedServers: ['docs'] } }, servers: { docs: { defaultEnabled: false } } });
 const refusal: string | null = roo.checkTool('docs', 'search');
 const visible = roo.filterCatalogue([{ name: 'docs', tools: [{ name: 'search' }] }]);
-const issues = validateModeRestrictions({ slug: 'code' }, visible);
+const issues: Validation = validateModeRestrictions({ slug: 'code' }, visible);
+const firstError: string | undefined = issues.errors[0]?.path;
+const warningCodes: string[] = issues.warnings.map((w) => w.code);
+const valid: boolean = issues.ok;
 // @ts-expect-error allowedTools entries name a server and a tool
 new RooMode({ mode: { slug: 'x', mcpRestrictions: { allowedTools: ['docs:search'] } } });
-export { denied, count, refusal, issues };
+export { denied, count, refusal, issues, patterns, gasOutcome, reloadLine, firstError, warningCodes, valid };
 import initEngine, { Policy as WebPolicy } from 'toolgate/engine/web';
 
 const spec: PolicySpec = { layers: [{ name: 'user', tools: { terminal: { alwaysAllow: [{ pattern: '^ls\\b' }] } } }] };
@@ -66,7 +96,39 @@ const why: string | undefined = explained.rule?.pattern;
 const option = engine.permissionOptions('terminal', 'cargo build')[1];
 const nextSpec: PolicySpec = option.change ? applyPolicyChange(spec, option.change) : spec;
 const firstItem: string | undefined = analyzeCommand('ls | wc').items[0]?.text;
-const zed = Policy.fromZedSettings({ user: '{}', includeDefaults: false });
+const psItems: SubCommandKind[] = analyzeCommand('Get-ChildItem; ls', 'powershell').items.map((i) => i.kind);
+const zed = Policy.fromZedSettings({ user: '{}', includeDefaults: false, shell: 'nushell', projectTrusted: false });
+const zedSpec: PolicySpec | undefined = zed.ok ? zed.policy.spec : undefined;
+const zedWhere: [number | undefined, number | undefined] | undefined = zed.ok ? undefined : [zed.errors[0]?.line, zed.errors[0]?.column];
+// @ts-expect-error the old 'other' shell is 'unknown' now
+Policy.fromZedSettings({ shell: 'other' });
+// @ts-expect-error the policy is only there once `ok` is checked
+Policy.fromZedSettings({ user: '{}' }).policy.decide('terminal', 'ls');
+const zedChange = applyZedSettingsChange({ agent: {} }, { layer: 'user', tool: 'terminal', key: 'defaultMode', mode: 'allow' });
+const zedSettings: Record<string, unknown> | undefined = zedChange.ok ? zedChange.settings : undefined;
+const fullSpec: PolicySpec = {
+  catalogue: 'cursor',
+  suggest: 'prefix',
+  unparsedCommands: 'deny',
+  toolKinds: { run_ps: { kind: 'command', shell: 'powershell' }, open_file: { kind: 'path' } },
+  layers: [
+    { name: 'user', tools: { run_ps: { alwaysAllow: [{ prefix: 'Get-ChildItem' }] }, mcp: { alwaysAllow: [{ mcp: 'github:*' }] } } },
+    { name: 'project', kind: 'project', trusted: false, tools: { terminal: { alwaysDeny: [{ pattern: '^rm\\b', caseSensitive: true }] } } },
+  ],
+};
+const strict = new Policy(fullSpec);
+const asked: Decision = strict.decide('terminal', 'ls', 'ask');
+const matcher: MatcherKind | undefined = asked.rule?.matcher;
+const itemKinds: ItemKind[] = asked.items.map((i) => i.kind);
+const problems: EngineProblem[] = strict.problems;
+const ignoredLayers: string[] = asked.ignored.map((i: Ignored) => i.layer);
+const suggested: string[] = asked.suggestions.map((s) => s.pattern);
+// @ts-expect-error `shell` moved from the spec to each command tool's kind
+new Policy({ shell: 'posix' });
+// @ts-expect-error catalogues are a fixed set
+new Policy({ catalogue: 'vscode' });
+// @ts-expect-error hooks answer allow, ask or reject
+strict.decide('terminal', 'ls', 'maybe');
 // @ts-expect-error outcomes are one of three strings
 const wrong: 'yes' = engine.outcome('terminal');
 // @ts-expect-error rule lists hold objects with a pattern
@@ -77,5 +139,5 @@ async function engineInWebview(): Promise<string> {
   return new WebPolicy(spec).outcome('terminal', 'ls');
 }
 
-export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview };
-export { known, run, entry, offer, reason, fast, list, server, code, webview };
+export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview, psItems, zedSpec, zedWhere, zedSettings, matcher, itemKinds, problems, ignoredLayers, suggested };
+export { known, run, entry, offer, reason, fast, list, server, code, webview, parsedServer, formattedEntry, mcpReason, notAReason };
