@@ -121,8 +121,8 @@ const asked: Decision = strict.decide('terminal', 'ls', 'ask');
 const matcher: MatcherKind | undefined = asked.rule?.matcher;
 const itemKinds: ItemKind[] = asked.items.map((i) => i.kind);
 const problems: EngineProblem[] = strict.problems;
-const ignoredLayers: string[] = asked.ignored.map((i: Ignored) => i.layer);
-const suggested: string[] = asked.suggestions.map((s) => s.pattern);
+const ignoredLayers: string[] = (asked.ignored ?? []).map((i: Ignored) => i.layer);
+const suggested: string[] = (asked.suggestions ?? []).map((s) => s.pattern);
 // @ts-expect-error `shell` moved from the spec to each command tool's kind
 new Policy({ shell: 'posix' });
 // @ts-expect-error catalogues are a fixed set
