@@ -171,3 +171,11 @@ fn every_dialect_answers_with_the_same_decision_type() {
     let denied = gasoline.decide("interact", "execute_js");
     assert_eq!(denied.suggestions.first().map(|s| s.rule.clone()), Some(RuleSpec::tool_action("interact.execute_js")));
 }
+
+#[test]
+fn permission_buttons_skip_parts_already_allowed() {
+    let p = zed(&terminal_settings(&["^git\\s+status"]));
+    let labels: Vec<String> =
+        p.permission_options("terminal", &["git status && npm test".to_owned()], "user").into_iter().map(|o| o.label).collect();
+    assert_eq!(labels, ["Always allow terminal", "Always allow `npm test`", "Allow", "Deny"]);
+}

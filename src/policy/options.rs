@@ -190,7 +190,10 @@ impl Policy {
             }),
         }];
         if is_granular(self.input_kind(tool)) {
-            for s in self.suggestions(tool, inputs) {
+            // A button for a part an allow rule already covers would change nothing.
+            let decision = self.decide(tool, inputs);
+            let covered = |source: &str| decision.items.iter().any(|i| i.text == source && i.allowed_by.is_some());
+            for s in self.suggestions(tool, inputs).into_iter().filter(|s| !covered(&s.source)) {
                 options.push(PermissionOption {
                     kind: OptionKind::AlwaysAllowPattern,
                     label: format!("Always allow `{}`", s.display),
