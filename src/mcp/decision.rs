@@ -328,7 +328,7 @@ impl McpPolicy {
 
     /// The boolean: whether the call needs approval.
     pub fn needs_approval(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> bool {
-        self.decide_core(server_id, tool_name, mode).outcome != Outcome::Allow
+        self.policy(mode).outcome(CURSOR_MCP, &[server_id.to_owned(), tool_name.to_owned()]) != Outcome::Allow
     }
 
     /// Cursor's view of the decision: reason, the matching entry and allowlist candidates.

@@ -184,12 +184,22 @@ pub struct Decision {
 }
 
 /// Where evaluation stood when something decided.
-struct Finding {
+struct Finding<'p> {
     outcome: Outcome,
     reason: Reason,
-    message: Option<String>,
+    message: Message<'p>,
     hit: Hit,
     default_source: Option<DefaultSource>,
+}
+
+/// A decision's message before it is needed: made only when the decision is explained.
+enum Message<'p> {
+    /// The standard explanation of the reason.
+    Standard,
+    /// A gate's template, filled from what the condition found.
+    Template(&'p str),
+    /// Already written.
+    Text(String),
 }
 
 /// The first item (or raw line) a rule set matches.
@@ -244,7 +254,7 @@ fn fill(template: &str, hit: &Hit) -> String {
 }
 
 /// The standard explanation of a gate's decision.
-fn explain(reason: Reason, tool: &str, hit: &Hit, items: &Items) -> String {
+fn explain_reason(reason: Reason, tool: &str, hit: &Hit, items: &Items) -> String {
     let item = hit.item.as_deref().unwrap_or_default();
     let detail = hit.detail.as_deref().unwrap_or_default();
     let rule = hit.rule.as_ref();
@@ -286,9 +296,14 @@ fn explain(reason: Reason, tool: &str, hit: &Hit, items: &Items) -> String {
 }
 
 impl Policy {
-    /// Only the outcome: the same evaluation as [`Policy::decide`].
+    /// Only the outcome: the same evaluation as [`Policy::decide`], without the explanation.
     pub fn outcome(&self, tool: &str, inputs: &[String]) -> Outcome {
-        self.decide(tool, inputs).outcome
+        self.evaluate(&Call { tool: tool.to_owned(), inputs: inputs.to_vec(), hook: None }, false).outcome
+    }
+
+    /// Only the outcome of a call, hook included.
+    pub fn outcome_of(&self, call: &Call) -> Outcome {
+        self.evaluate(call, false).outcome
     }
 
     /// Decides one tool call without a hook's answer.
@@ -298,6 +313,12 @@ impl Policy {
 
     /// Decides one tool call and explains it.
     pub fn decide_call(&self, call: &Call) -> Decision {
+        self.evaluate(call, true)
+    }
+
+    /// The one evaluation. Without `explain`, messages, suggestions and notes are left out; the
+    /// outcome, reason, rule and items are the same (a test compares the two).
+    pub(crate) fn evaluate(&self, call: &Call, explain: bool) -> Decision {
         let tool = call.tool.as_str();
         let rules = self.tool(tool);
         let mut items = items::of(self.input_kind(tool), &call.inputs);
@@ -305,7 +326,13 @@ impl Policy {
         let mut covered = false;
 
         let finding = if call.hook == Some(HookResult::Reject) {
-            Finding { outcome: Outcome::Deny, reason: Reason::RejectedByHook, message: None, hit: Hit::default(), default_source: None }
+            Finding {
+                outcome: Outcome::Deny,
+                reason: Reason::RejectedByHook,
+                message: Message::Standard,
+                hit: Hit::default(),
+                default_source: None,
+            }
         } else {
             let mut found = None;
             for gate in self.gates().iter().filter(|g| g.applies_to(tool)) {
@@ -335,7 +362,7 @@ impl Policy {
                     found = Some(Finding {
                         outcome: gate.outcome,
                         reason: gate.reason,
-                        message: gate.message.as_ref().map(|m| fill(m, &hit)),
+                        message: gate.message.as_deref().map_or(Message::Standard, Message::Template),
                         hit,
                         default_source: None,
                     });
@@ -350,16 +377,37 @@ impl Policy {
                             cover(&mut items, &r.allow, false);
                         }
                     }
-                    self.fall_back(tool, rules, &items)
+                    self.fall_back(tool, rules, &items, explain)
                 }
             }
         };
 
         let Finding { mut outcome, mut reason, message, hit, default_source } = finding;
-        let mut message = message.unwrap_or_else(|| explain(reason, tool, &hit, &items));
         if outcome == Outcome::Allow && call.hook == Some(HookResult::Ask) {
-            (outcome, reason, message) = (Outcome::Confirm, Reason::HookAsked, explain(Reason::HookAsked, tool, &hit, &items));
+            (outcome, reason) = (Outcome::Confirm, Reason::HookAsked);
         }
+        if !explain {
+            let decision = Decision {
+                outcome,
+                reason,
+                message: String::new(),
+                rule: hit.rule,
+                matched_input: hit.item,
+                default_source,
+                items: items.list,
+                cannot_vouch: items.cannot_vouch,
+                invalid_patterns: Vec::new(),
+                suggestions: Vec::new(),
+                ignored: Vec::new(),
+            };
+            return decision;
+        }
+        let message = match message {
+            _ if reason == Reason::HookAsked => explain_reason(reason, tool, &hit, &items),
+            Message::Template(template) => fill(template, &hit),
+            Message::Text(text) => text,
+            Message::Standard => explain_reason(reason, tool, &hit, &items),
+        };
         let suggestions = if allow_tried && outcome != Outcome::Allow && reason != Reason::HookAsked {
             self.suggestions_for(tool, &items)
         } else {
@@ -387,14 +435,14 @@ impl Policy {
         !tool.is_some_and(ToolIndex::has_restrictions) && self.default_for(tool).0 == Outcome::Allow
     }
 
-    fn fall_back(&self, tool: &str, rules: Option<&ToolIndex>, items: &Items) -> Finding {
+    fn fall_back(&self, tool: &str, rules: Option<&ToolIndex>, items: &Items, explain: bool) -> Finding<'static> {
         let (mode, source) = self.default_for(rules);
         let unsure = items.cannot_vouch.is_some() || items.has_expansion;
         let restricted = rules.is_some_and(ToolIndex::has_restrictions);
         let finding = |outcome, reason, message: String| Finding {
             outcome,
             reason,
-            message: Some(message),
+            message: Message::Text(message),
             hit: Hit::default(),
             default_source: Some(source.clone()),
         };
@@ -412,6 +460,9 @@ impl Policy {
             );
         }
         let reason = if matches!(source, DefaultSource::Tool { .. }) { Reason::ToolDefault } else { Reason::GlobalDefault };
+        if !explain {
+            return finding(mode, reason, String::new());
+        }
         let from = match &source {
             DefaultSource::Tool { layer } => format!("the {tool} tool's default_mode in layer \"{layer}\""),
             DefaultSource::Global { layer: Some(layer) } => format!("the global default of layer \"{layer}\""),

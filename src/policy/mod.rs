@@ -14,6 +14,7 @@ mod evaluate;
 mod gates;
 mod hardcoded;
 mod items;
+mod literal_program;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;

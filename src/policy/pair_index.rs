@@ -78,7 +78,8 @@ struct Buckets {
     any_any: Option<usize>,
     any_name: FxHashMap<String, usize>,
     name_any: FxHashMap<String, usize>,
-    name_name: FxHashMap<(String, String), usize>,
+    /// By first name, then second: looked up without building a key.
+    name_name: FxHashMap<String, FxHashMap<String, usize>>,
 }
 
 impl Buckets {
@@ -94,7 +95,7 @@ impl Buckets {
                 self.name_any.entry(a.clone()).or_insert(at);
             }
             (Side::Name(a), Side::Name(b)) => {
-                self.name_name.entry((a.clone(), b.clone())).or_insert(at);
+                self.name_name.entry(a.clone()).or_default().entry(b.clone()).or_insert(at);
             }
         }
     }
@@ -113,14 +114,14 @@ impl Buckets {
         if let Side::Name(a) = first {
             found.push(keep(self.name_any.get(a).copied()));
             if let Side::Name(b) = second {
-                found.push(keep(self.name_name.get(&(a.clone(), b.clone())).copied()));
+                found.push(keep(self.name_name.get(a).and_then(|m| m.get(b)).copied()));
             }
         }
         found.into_iter().flatten().min()
     }
 
     fn first_match(&self, first: &str, second: &str) -> Option<usize> {
-        let exact = if self.name_name.is_empty() { None } else { self.name_name.get(&(first.to_owned(), second.to_owned())).copied() };
+        let exact = self.name_name.get(first).and_then(|m| m.get(second)).copied();
         [self.any_any, self.any_name.get(second).copied(), self.name_any.get(first).copied(), exact].into_iter().flatten().min()
     }
 }

@@ -9,6 +9,7 @@
 //! Matching returns the earliest rule in policy order, so the indexes change speed, never the
 //! answer (tests compare them with a plain scan).
 
+use super::literal_program::LiteralProgram;
 use super::pair_index::{PairIndex, PairPattern};
 use super::RuleSpec;
 use regex_lite::{Regex, RegexBuilder};
@@ -129,6 +130,8 @@ pub struct RegexRule {
     pub required: Option<String>,
     pub case_sensitive: bool,
     pinned: Option<String>,
+    /// The same pattern as a literal program, when it is one: matched without the regex engine.
+    literal: Option<LiteralProgram>,
 }
 
 impl RegexRule {
@@ -136,10 +139,14 @@ impl RegexRule {
         let regex = compile(pattern, case_sensitive)?;
         let required = required_literal(pattern).map(|l| if case_sensitive { l } else { l.to_ascii_lowercase() });
         let pinned = pinned_word(pattern).map(|w| if case_sensitive { w.to_owned() } else { w.to_ascii_lowercase() });
-        Ok(RegexRule { regex, required, case_sensitive, pinned })
+        let literal = LiteralProgram::parse(pattern, case_sensitive);
+        Ok(RegexRule { regex, required, case_sensitive, pinned, literal })
     }
 
     fn is_match(&self, text: &Haystack<'_>) -> bool {
+        if let Some(program) = &self.literal {
+            return program.is_match(text.text);
+        }
         let present = match &self.required {
             None => true,
             Some(literal) if self.case_sensitive => text.text.contains(literal.as_str()),

@@ -130,7 +130,11 @@ fn prefix(text: &str) -> Option<Prefix<'_>> {
 
 /// Whether `pattern` compiles and, as an always-allow rule (case-insensitive), covers `input`.
 fn covers(pattern: &str, input: &str) -> bool {
-    regex_lite::RegexBuilder::new(pattern).case_insensitive(true).build().is_ok_and(|re| re.is_match(input))
+    // The patterns built here are almost always literal programs: no regex engine needed.
+    match super::literal_program::LiteralProgram::parse(pattern, false) {
+        Some(program) => program.is_match(input),
+        None => regex_lite::RegexBuilder::new(pattern).case_insensitive(true).build().is_ok_and(|re| re.is_match(input)),
+    }
 }
 
 fn build(prefix: &Prefix<'_>, source: &str) -> Option<Suggestion> {

@@ -622,3 +622,35 @@ mod properties {
         }
     }
 }
+
+/// The outcome-only path skips the explanation, never the decision.
+#[test]
+fn the_outcome_path_agrees_with_the_explained_decision() {
+    let t = ToolRulesSpec {
+        always_allow: rules(&["^ls\\b", "^git\\s+(status|log)", "^echo\\b", "^cat\\b"]),
+        always_confirm: rules(&["push"]),
+        always_deny: rules(&["^curl\\b", "mkfs\\."]),
+        default_mode: None,
+    };
+    let policies = [
+        policy(vec![layer("user", LayerKind::User, "terminal", t.clone())]),
+        Policy::new(PolicySpec {
+            layers: vec![layer("user", LayerKind::User, "terminal", t)],
+            substitutions: SubstitutionPolicy::Deny,
+            unparsed_commands: UnparsedPolicy::Deny,
+            ..PolicySpec::default()
+        }),
+    ];
+    let lines = BYPASS_ATTEMPTS.iter().copied().chain(["ls -la", "git status && git push", "echo 'a; b'", "rm -rf /", "", "ls &&"]);
+    for line in lines {
+        for p in &policies {
+            for hook in [None, Some(HookResult::Ask), Some(HookResult::Reject)] {
+                let call = Call { tool: "terminal".into(), inputs: vec![line.to_owned()], hook };
+                let full = p.decide_call(&call);
+                let quick = p.evaluate(&call, false);
+                assert_eq!((quick.outcome, quick.reason, &quick.rule), (full.outcome, full.reason, &full.rule), "{line:?} {hook:?}");
+                assert_eq!(p.outcome_of(&call), full.outcome);
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Anchored literal patterns matched without a regex engine.
+//!
+//! Most rules users write — and every one the "Always allow" buttons write — are a literal
+//! prefix: `^git\b`, `^cargo\s+build(\s|$)`, `^cmd\s+(push|publish)\b`, `^ls$`. Such a pattern is
+//! read here into a short program of literals, literal alternatives, `\s`, `\s+`, `\b`, `$` and
+//! `(\s|$)`, and run by a tiny backtracking matcher over the bytes. Anything else is left to
+//! regex-lite. Semantics are regex-lite's, which are ASCII-only: `\s` is `[\t\n\x0B\x0C\r ]`, `\b`
+//! is an ASCII word boundary, case folding is ASCII. A test compares the two on random inputs.
+
+/// One step of a program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    /// These bytes, exactly (or ASCII-case-folded).
+    Literal(Vec<u8>),
+    /// One of these literals.
+    Either(Vec<Vec<u8>>),
+    /// One ASCII whitespace byte.
+    Space,
+    /// One or more ASCII whitespace bytes.
+    Spaces,
+    /// An ASCII word boundary.
+    Boundary,
+    /// The end of the text.
+    End,
+    /// One whitespace byte, or the end of the text: `(\s|$)`.
+    SpaceOrEnd,
+}
+
+/// A compiled anchored literal pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LiteralProgram {
+    steps: Vec<Step>,
+    case_sensitive: bool,
+}
+
+/// Longest program accepted; longer patterns are left to the regex engine.
+const MAX_STEPS: usize = 32;
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+/// A literal character of a pattern: a plain ASCII character that is not a regex
+/// metacharacter, or an escaped ASCII punctuation character.
+fn literal_char(chars: &[char], at: usize) -> Option<(u8, usize)> {
+    let c = *chars.get(at)?;
+    if c == '\\' {
+        let next = *chars.get(at + 1)?;
+        return (next.is_ascii_punctuation()).then_some((next as u8, 2));
+    }
+    let meta = ".^$*+?()[]{}|\\";
+    (c.is_ascii() && !c.is_ascii_control() && !meta.contains(c)).then_some((c as u8, 1))
+}
+
+/// Whether the character after a literal run is a quantifier that would apply to its last character.
+fn quantified(chars: &[char], at: usize) -> bool {
+    matches!(chars.get(at), Some('*' | '+' | '?' | '{'))
+}
+
+impl LiteralProgram {
+    /// Reads `pattern` as a literal program, or `None` when it is anything else.
+    pub(crate) fn parse(pattern: &str, case_sensitive: bool) -> Option<Self> {
+        let chars: Vec<char> = pattern.strip_prefix('^')?.chars().collect();
+        let mut steps = Vec::new();
+        let mut at = 0;
+        while at < chars.len() {
+            if steps.len() >= MAX_STEPS {
+                return None;
+            }
+            let rest: String = chars.get(at..)?.iter().collect();
+            if let Some((step, width)) = [
+                (r"(\s|$)", Step::SpaceOrEnd),
+                (r"(?:\s|$)", Step::SpaceOrEnd),
+                (r"($|\s)", Step::SpaceOrEnd),
+                (r"(?:$|\s)", Step::SpaceOrEnd),
+                (r"\s+", Step::Spaces),
+                (r"\b", Step::Boundary),
+            ]
+            .into_iter()
+            .find_map(|(token, step)| rest.starts_with(token).then(|| (step, token.chars().count())))
+            {
+                steps.push(step);
+                at += width;
+                continue;
+            }
+            if rest.starts_with(r"\s") {
+                if quantified(&chars, at + 2) {
+                    return None;
+                }
+                steps.push(Step::Space);
+                at += 2;
+                continue;
+            }
+            if rest == "$" {
+                steps.push(Step::End);
+                at += 1;
+                continue;
+            }
+            if let Some(group) = rest.strip_prefix("(?:").or_else(|| rest.strip_prefix('(')) {
+                let close = group.find(')')?;
+                let inner = group.get(..close)?;
+                let mut options = Vec::new();
+                for option in inner.split('|') {
+                    let option: Vec<char> = option.chars().collect();
+                    let mut bytes = Vec::new();
+                    let mut i = 0;
+                    while i < option.len() {
+                        let (b, width) = literal_char(&option, i)?;
+                        bytes.push(b);
+                        i += width;
+                    }
+                    if bytes.is_empty() {
+                        return None;
+                    }
+                    options.push(bytes);
+                }
+                at += rest.len() - group.len() + close + 1;
+                if quantified(&chars, at) {
+                    return None;
+                }
+                steps.push(Step::Either(options));
+                continue;
+            }
+            let mut bytes = Vec::new();
+            while let Some((b, width)) = literal_char(&chars, at) {
+                if quantified(&chars, at + width) {
+                    return None;
+                }
+                bytes.push(b);
+                at += width;
+            }
+            if bytes.is_empty() {
+                return None;
+            }
+            steps.push(Step::Literal(bytes));
+        }
+        Some(LiteralProgram { steps, case_sensitive })
+    }
+
+    /// Whether the program matches at the start of `text`.
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        self.run(0, text.as_bytes(), 0)
+    }
+
+    fn literal_at(&self, text: &[u8], at: usize, literal: &[u8]) -> bool {
+        text.get(at..at + literal.len()).is_some_and(|slice| {
+            if self.case_sensitive {
+                slice == literal
+            } else {
+                slice.eq_ignore_ascii_case(literal)
+            }
+        })
+    }
+
+    fn run(&self, step: usize, text: &[u8], at: usize) -> bool {
+        let Some(current) = self.steps.get(step) else { return true };
+        match current {
+            Step::Literal(literal) => self.literal_at(text, at, literal) && self.run(step + 1, text, at + literal.len()),
+            Step::Either(options) => {
+                options.iter().any(|option| self.literal_at(text, at, option) && self.run(step + 1, text, at + option.len()))
+            }
+            Step::Space => text.get(at).is_some_and(|b| is_space(*b)) && self.run(step + 1, text, at + 1),
+            Step::Spaces => {
+                let run = text.get(at..).map_or(0, |rest| rest.iter().take_while(|b| is_space(**b)).count());
+                (1..=run).rev().any(|n| self.run(step + 1, text, at + n))
+            }
+            Step::Boundary => {
+                let before = at.checked_sub(1).and_then(|i| text.get(i)).is_some_and(|b| is_word(*b));
+                let after = text.get(at).is_some_and(|b| is_word(*b));
+                before != after && self.run(step + 1, text, at)
+            }
+            Step::End => at == text.len() && self.run(step + 1, text, at),
+            Step::SpaceOrEnd => match text.get(at) {
+                None => self.run(step + 1, text, at),
+                Some(b) => is_space(*b) && self.run(step + 1, text, at + 1),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::rules::compile;
+
+    #[test]
+    fn reads_the_forms_users_and_buttons_write() {
+        for pattern in [
+            r"^git\b",
+            r"^cargo\s+build(\s|$)",
+            r"^cmd5\s+(push|publish)\b",
+            r"^ls$",
+            r"^ls(\s|$)",
+            r"^git-lfs\s+pull(\s|$)",
+            r"^PAGER=blah\s+git\s+log(\s|$)",
+            r"^npm\s+run\s+test(?:\s|$)",
+            r"^\./run\.sh\b",
+            r"^src/",
+            r"^make ",
+        ] {
+            assert!(LiteralProgram::parse(pattern, false).is_some(), "{pattern}");
+        }
+        for pattern in [r"git\b", r"^git.*", r"^gi?t", r"^(a|b)+", r"^a\s*b", r"^[ab]", r"^a|b", r"^x{2}", r"^\d", r"^(a|)b", r"^a\x41"] {
+            assert_eq!(LiteralProgram::parse(pattern, false), None, "{pattern}");
+        }
+    }
+
+    /// The program and regex-lite agree on every pattern and text drawn from a small alphabet.
+    #[test]
+    fn agrees_with_the_regex_engine_on_random_inputs() {
+        let patterns = [
+            r"^git\b",
+            r"^git\s+push\b",
+            r"^cargo\s+build(\s|$)",
+            r"^cmd\s+(push|publish)\b",
+            r"^a(b|bc)\b",
+            r"^ls$",
+            r"^ls(\s|$)",
+            r"^a\s\s+b",
+            r"^a\s+\s+b$",
+            r"^A-b_\.c\b",
+            r"^x($|\s)y",
+            r"^ab\b\s",
+            r"^(?:ab|a)b$",
+            r"^a b",
+        ];
+        let alphabet = [
+            "a", "b", "c", "A", "B", "-", "_", ".", " ", "\t", "\n", "git", "push", "cargo", "build", "cmd", "publish", "ls", "x", "y",
+            "é", "\u{a0}",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for pattern in patterns {
+            for case_sensitive in [false, true] {
+                let program = LiteralProgram::parse(pattern, case_sensitive).unwrap_or_else(|| panic!("{pattern}"));
+                let regex = compile(pattern, case_sensitive).unwrap();
+                for _ in 0..4000 {
+                    let text: String = (0..next(7)).map(|_| alphabet[next(alphabet.len())]).collect();
+                    assert_eq!(program.is_match(&text), regex.is_match(&text), "{pattern} cs={case_sensitive} on {text:?}");
+                }
+            }
+        }
+    }
+}
