@@ -1,5 +1,6 @@
 //! Native timings of the core, next to the wasm figures `npm run bench` prints: shell analysis,
 //! explained and outcome-only decisions at 14 / 104 / 1,004 rules, MCP decisions, policy build.
+#![allow(clippy::indexing_slicing)]
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use toolgate::mcp::{AutoRunMode, McpPolicy, McpSettings};
