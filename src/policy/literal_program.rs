@@ -49,8 +49,10 @@ fn is_space(b: u8) -> bool {
 fn literal_char(chars: &[char], at: usize) -> Option<(u8, usize)> {
     let c = *chars.get(at)?;
     if c == '\\' {
+        // Any ASCII punctuation may be escaped, except `<` and `>`: `\<` and `\>` are word
+        // assertions in the regex syntax, not literals.
         let next = *chars.get(at + 1)?;
-        return (next.is_ascii_punctuation()).then_some((next as u8, 2));
+        return (next.is_ascii_punctuation() && next != '<' && next != '>').then_some((next as u8, 2));
     }
     let meta = ".^$*+?()[]{}|\\";
     (c.is_ascii() && !c.is_ascii_control() && !meta.contains(c)).then_some((c as u8, 1))
@@ -204,7 +206,10 @@ mod tests {
         ] {
             assert!(LiteralProgram::parse(pattern, false).is_some(), "{pattern}");
         }
-        for pattern in [r"git\b", r"^git.*", r"^gi?t", r"^(a|b)+", r"^a\s*b", r"^[ab]", r"^a|b", r"^x{2}", r"^\d", r"^(a|)b", r"^a\x41"] {
+        for pattern in [
+            r"^\<git", r"^git\>", r"git\b", r"^git.*", r"^gi?t", r"^(a|b)+", r"^a\s*b", r"^[ab]", r"^a|b", r"^x{2}", r"^\d", r"^(a|)b",
+            r"^a\x41",
+        ] {
             assert_eq!(LiteralProgram::parse(pattern, false), None, "{pattern}");
         }
     }
@@ -227,6 +232,7 @@ mod tests {
             r"^ab\b\s",
             r"^(?:ab|a)b$",
             r"^a b",
+            r#"^\#\&\~\=\:\@\!\%\,\;\'\"\`\/\-\."#,
         ];
         let alphabet = [
             "a", "b", "c", "A", "B", "-", "_", ".", " ", "\t", "\n", "git", "push", "cargo", "build", "cmd", "publish", "ls", "x", "y",

@@ -124,7 +124,8 @@ pub enum Matcher {
 /// A regex rule with its prefilter.
 #[derive(Debug, Clone)]
 pub struct RegexRule {
-    pub regex: Regex,
+    /// The compiled regex; absent when the pattern is a literal program, which needs none.
+    pub regex: Option<Regex>,
     /// A literal every match contains (ASCII-lowercased when the rule ignores case); when the
     /// text lacks it the regex cannot match and is not run.
     pub required: Option<String>,
@@ -136,10 +137,12 @@ pub struct RegexRule {
 
 impl RegexRule {
     pub fn new(pattern: &str, case_sensitive: bool) -> Result<Self, String> {
-        let regex = compile(pattern, case_sensitive)?;
+        let literal = LiteralProgram::parse(pattern, case_sensitive);
+        // A literal program is a valid regex by construction (its test compiles every one), so
+        // building a policy of button-made rules compiles no regex at all.
+        let regex = if literal.is_some() { None } else { Some(compile(pattern, case_sensitive)?) };
         let required = required_literal(pattern).map(|l| if case_sensitive { l } else { l.to_ascii_lowercase() });
         let pinned = pinned_word(pattern).map(|w| if case_sensitive { w.to_owned() } else { w.to_ascii_lowercase() });
-        let literal = LiteralProgram::parse(pattern, case_sensitive);
         Ok(RegexRule { regex, required, case_sensitive, pinned, literal })
     }
 
@@ -152,7 +155,7 @@ impl RegexRule {
             Some(literal) if self.case_sensitive => text.text.contains(literal.as_str()),
             Some(literal) => text.lower().contains(literal.as_str()),
         };
-        present && self.regex.is_match(text.text)
+        present && self.regex.as_ref().is_some_and(|regex| regex.is_match(text.text))
     }
 }
 
