@@ -298,34 +298,33 @@ fn explain_reason(reason: Reason, tool: &str, hit: &Hit, items: &Items) -> Strin
 impl Policy {
     /// Only the outcome: the same evaluation as [`Policy::decide`], without the explanation.
     pub fn outcome(&self, tool: &str, inputs: &[String]) -> Outcome {
-        self.evaluate(&Call { tool: tool.to_owned(), inputs: inputs.to_vec(), hook: None }, false).outcome
+        self.evaluate(tool, inputs, None, false).outcome
     }
 
     /// Only the outcome of a call, hook included.
     pub fn outcome_of(&self, call: &Call) -> Outcome {
-        self.evaluate(call, false).outcome
+        self.evaluate(&call.tool, &call.inputs, call.hook, false).outcome
     }
 
     /// Decides one tool call without a hook's answer.
     pub fn decide(&self, tool: &str, inputs: &[String]) -> Decision {
-        self.decide_call(&Call { tool: tool.to_owned(), inputs: inputs.to_vec(), hook: None })
+        self.evaluate(tool, inputs, None, true)
     }
 
     /// Decides one tool call and explains it.
     pub fn decide_call(&self, call: &Call) -> Decision {
-        self.evaluate(call, true)
+        self.evaluate(&call.tool, &call.inputs, call.hook, true)
     }
 
     /// The one evaluation. Without `explain`, messages, suggestions and notes are left out; the
     /// outcome, reason, rule and items are the same (a test compares the two).
-    pub(crate) fn evaluate(&self, call: &Call, explain: bool) -> Decision {
-        let tool = call.tool.as_str();
+    pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: bool) -> Decision {
         let rules = self.tool(tool);
-        let mut items = items::of(self.input_kind(tool), &call.inputs);
+        let mut items = items::of(self.input_kind(tool), inputs);
         let mut allow_tried = false;
         let mut covered = false;
 
-        let finding = if call.hook == Some(HookResult::Reject) {
+        let finding = if hook == Some(HookResult::Reject) {
             Finding {
                 outcome: Outcome::Deny,
                 reason: Reason::RejectedByHook,
@@ -383,7 +382,7 @@ impl Policy {
         };
 
         let Finding { mut outcome, mut reason, message, hit, default_source } = finding;
-        if outcome == Outcome::Allow && call.hook == Some(HookResult::Ask) {
+        if outcome == Outcome::Allow && hook == Some(HookResult::Ask) {
             (outcome, reason) = (Outcome::Confirm, Reason::HookAsked);
         }
         if !explain {

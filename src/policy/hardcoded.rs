@@ -57,7 +57,7 @@ pub(crate) fn check(inputs: &[String], items: &[ItemVerdict]) -> Option<HardDeni
         .iter()
         .map(String::as_str)
         .chain(items.iter().map(|i| i.text.as_str()))
-        .filter(|text| text.to_ascii_lowercase().contains("rm"))
+        .filter(|text| text.as_bytes().windows(2).any(|w| w.eq_ignore_ascii_case(b"rm")))
         .find(|text| patterns.iter().any(|p| p.is_match(text)))
         .map(|text| HardDenial { item: text.to_owned(), detail: "matches a built-in rm rule".into() })
 }

@@ -647,7 +647,7 @@ fn the_outcome_path_agrees_with_the_explained_decision() {
             for hook in [None, Some(HookResult::Ask), Some(HookResult::Reject)] {
                 let call = Call { tool: "terminal".into(), inputs: vec![line.to_owned()], hook };
                 let full = p.decide_call(&call);
-                let quick = p.evaluate(&call, false);
+                let quick = p.evaluate(&call.tool, &call.inputs, call.hook, false);
                 assert_eq!((quick.outcome, quick.reason, &quick.rule), (full.outcome, full.reason, &full.rule), "{line:?} {hook:?}");
                 assert_eq!(p.outcome_of(&call), full.outcome);
             }
