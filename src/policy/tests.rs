@@ -641,8 +641,15 @@ fn the_outcome_path_agrees_with_the_explained_decision() {
             ..PolicySpec::default()
         }),
     ];
-    let lines = BYPASS_ATTEMPTS.iter().copied().chain(["ls -la", "git status && git push", "echo 'a; b'", "rm -rf /", "", "ls &&"]);
-    for line in lines {
+    let alphabet =
+        ['l', 's', ' ', ';', '&', '|', '$', '(', ')', '\'', '"', '>', 'g', 'i', 't', 'p', 'u', 'h', 'c', 'r', 'm', '-', 'f', '\n'];
+    let random = crate::test_support::random_strings(&alphabet, 3000, 24, 0x5DEE_CE66_D1CE_4E5B);
+    let fixed = BYPASS_ATTEMPTS
+        .iter()
+        .map(|s| s.to_string())
+        .chain(["ls -la", "git status && git push", "echo 'a; b'", "rm -rf /", "", "ls &&"].map(String::from));
+    for line in fixed.chain(random) {
+        let line = line.as_str();
         for p in &policies {
             for hook in [None, Some(HookResult::Ask), Some(HookResult::Reject)] {
                 let call = Call { tool: "terminal".into(), inputs: vec![line.to_owned()], hook };
