@@ -212,8 +212,16 @@ impl<'a> Haystack<'a> {
     }
 
     fn lower(&self) -> &str {
+        // Most commands have no capitals: then the text is its own lowercase form.
+        if !has_ascii_uppercase(self.text) {
+            return self.text;
+        }
         self.lower.get_or_init(|| self.text.to_ascii_lowercase())
     }
+}
+
+fn has_ascii_uppercase(text: &str) -> bool {
+    text.bytes().any(|b| b.is_ascii_uppercase())
 }
 
 /// The longest run of literal characters that every match of `pattern` must contain.
@@ -385,8 +393,11 @@ impl RuleSet {
         let first_word = subject.text.split_whitespace().next().unwrap_or_default();
         let pinned = self.exact.get(word).map_or(none, Vec::as_slice);
         let prefixed = if first_word != word { self.exact.get(first_word).map_or(none, Vec::as_slice) } else { none };
-        let folded =
-            if self.folded.is_empty() { none } else { self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice) };
+        let folded = match (self.folded.is_empty(), has_ascii_uppercase(word)) {
+            (true, _) => none,
+            (false, false) => self.folded.get(word).map_or(none, Vec::as_slice),
+            (false, true) => self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice),
+        };
         let haystack = Haystack::new(subject.text);
         let mut best: Option<usize> = subject.pair.and_then(|(a, b)| self.pairs.first_match(a, b));
         for candidates in [pinned, prefixed, folded, self.unindexed.as_slice()] {
