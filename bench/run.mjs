@@ -1,15 +1,153 @@
-// npm run bench: ns per decision for toolgate's compiled allowlist and the seed's plain-JS
-// `some(f4c)` loop, side by side in one run, plus the gzipped size of each .wasm.
+// npm run bench: toolgate side by side, in one Node process, with its baselines — the seed's
+// plain-JS code, the tree-sitter-bash + RegExp decision VS Code and Gemini CLI ship, and the
+// previous release of toolgate (for regressions; BENCH_PREVIOUS=0 skips building it) — as ns per
+// decision, ratios against the targets of issue 9, policy build time, and gzipped .wasm sizes.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
+import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as seed from './seed-baseline.mjs';
+import { loadPeer } from './tree-sitter-peer.mjs';
+import { buildPreviousRelease, PREVIOUS_RELEASE } from './previous-release.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const toolgate = createRequire(import.meta.url)(join(root, 'pkg', 'node', 'toolgate.js'));
-const engine = createRequire(import.meta.url)(join(root, 'pkg', 'engine', 'node', 'toolgate_engine.js'));
+const require = createRequire(import.meta.url);
+
+// Everything from pkg/ is read now: the previous release takes minutes to build, and someone may
+// rebuild pkg/ meanwhile.
+const toolgate = require(join(root, 'pkg', 'node', 'toolgate.js'));
+const engine = require(join(root, 'pkg', 'engine', 'node', 'toolgate_engine.js'));
+const WASM_FILES = [
+  ['node/toolgate_bg.wasm', 100_000], ['web/toolgate_bg.wasm', 100_000],
+  ['engine/node/toolgate_engine_bg.wasm', 150_000], ['engine/web/toolgate_engine_bg.wasm', 150_000],
+];
+const readSizes = (pkg) => new Map(WASM_FILES.map(([file]) => {
+  try {
+    const bytes = readFileSync(join(pkg, file));
+    return [file, { raw: bytes.length, gz: gzipSync(bytes, { level: 9 }).length }];
+  } catch {
+    return [file, null];
+  }
+}));
+const sizes = readSizes(join(root, 'pkg'));
+
+// ---- the machine ----
+const cpuModel = (() => {
+  try {
+    const m = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
+    if (m) return m[1].trim();
+  } catch { /* not Linux */ }
+  return cpus()[0]?.model ?? 'unknown CPU';
+})();
+console.log(`machine: ${cpuModel}, ${availableParallelism()} cores, Node ${process.version} (${process.platform}-${process.arch})`);
+
+const peer = await loadPeer();
+console.log(`peer baseline: web-tree-sitter ${peer.versions['web-tree-sitter']} + tree-sitter-bash ${peer.versions['tree-sitter-bash']}`);
+
+let previous = null;
+if (process.env.BENCH_PREVIOUS === '0') {
+  console.log(`previous release: skipped (BENCH_PREVIOUS=0)`);
+} else {
+  console.error(`building the previous release (${PREVIOUS_RELEASE}) for the regression columns…`);
+  try {
+    previous = buildPreviousRelease(root, PREVIOUS_RELEASE);
+    console.log(`previous release: toolgate at ${PREVIOUS_RELEASE}, built in ${previous.seconds.toFixed(0)} s into ${previous.pkg}`);
+  } catch (error) {
+    console.log(`previous release: build of ${PREVIOUS_RELEASE} FAILED, its columns are left out (${String(error.message ?? error).split('\n')[0]})`);
+  }
+}
+const prevSizes = previous ? readSizes(previous.pkg) : null;
+
+// ---- helpers ----
+const fmt = (x) => (x === undefined || x === null ? '—' : typeof x === 'number' && !Number.isInteger(x) ? x.toFixed(0) : String(x));
+function printTable(rows) {
+  const headers = Object.keys(rows[0]);
+  const cells = rows.map((r) => headers.map((h) => fmt(r[h])));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (values) => values.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(' | ');
+  console.log(line(headers));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const c of cells) console.log(line(c));
+}
+/** One target line: `label: value   target …   met|MISSED`. */
+function target(label, value, unit, cmp, goal) {
+  const ok = cmp === '>=' ? value >= goal : value <= goal;
+  const digits = unit === 'x' && value < 10 ? 2 : 1;
+  console.log(`${label}: ${value.toFixed(digits)}${unit}   target ${cmp} ${goal}${unit}   ${ok ? 'met' : 'MISSED'}`);
+  return ok;
+}
+/** Regression check against the previous release: current time / previous time, at most 1.10. */
+function regression(label, current, prev) {
+  if (prev === undefined || prev === null) return;
+  target(`${label} vs previous release (${PREVIOUS_RELEASE}), time ratio`, current / prev, 'x', '<=', 1.1);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Calls fn over the inputs for `ms` milliseconds, untimed. */
+function warmUp(fn, inputs, ms) {
+  let sink = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) for (let i = 0; i < inputs.length; i++) sink += fn(inputs[i]) ? 1 : 0;
+  return sink;
+}
+
+/**
+ * Median ns per call of each named function over 9 timed rounds of ~20 ms, after calibration.
+ * The rounds are interleaved (a round of each side, then the next), so that load from elsewhere
+ * on the machine falls on every side alike and the ratios stay fair. fn(input) → truthy/string.
+ */
+function measureAll(fns, inputs) {
+  let sink = 0;
+  const round = (fn, reps) => {
+    const t0 = process.hrtime.bigint();
+    for (let r = 0; r < reps; r++) for (let i = 0; i < inputs.length; i++) sink += fn(inputs[i]) ? 1 : 0;
+    return Number(process.hrtime.bigint() - t0) / (reps * inputs.length);
+  };
+  const entries = Object.entries(fns).filter(([, fn]) => fn);
+  for (const [, fn] of entries) sink += warmUp(fn, inputs, 300);
+  const reps = entries.map(([, fn]) => {
+    let n = 1;
+    while (round(fn, n) * n * inputs.length < 20e6) n *= 2;
+    return n;
+  });
+  const samples = entries.map(() => []);
+  for (let k = 0; k < 9; k++) entries.forEach(([, fn], j) => samples[j].push(round(fn, reps[j])));
+  if (sink < 0) console.log(sink);
+  return Object.fromEntries(entries.map(([name], j) => [name, median(samples[j])]));
+}
+
+// ---- warm-up ----
+// V8 first runs a .wasm module with its baseline compiler and optimises hot functions in the
+// background; for tree-sitter's parser that takes most of a second on this machine, and timing
+// before it would flatter toolgate. So every module runs its calls for a while before anything is
+// timed (measureAll then warms each function again briefly).
+{
+  const WARM_MS = 1500;
+  const rules = makeRules(10), commands = makeCommands(10);
+  const list = makeList(10), calls = makeCalls(list);
+  const settings = { mcpAllowedTools: list, mcpToolsProtection: false };
+  const sides = [['tree-sitter peer', { peer }], ['toolgate', { mcp: toolgate, engine }]];
+  if (previous) sides.push(['previous release', { mcp: previous.mcp, engine: previous.engine }]);
+  const started = performance.now();
+  for (const [, side] of sides) {
+    if (side.peer) warmUp(side.peer.decider(rules), commands, WARM_MS);
+    if (side.engine) {
+      const p = new side.engine.Policy(policySpec(rules));
+      warmUp((c) => p.outcome('terminal', c) + p.decide('terminal', c).outcome, commands, WARM_MS);
+      p.free();
+    }
+    if (side.mcp) {
+      const p = new side.mcp.McpPolicy(settings);
+      warmUp(([s, t]) => p.isAllowlisted(s, t) + p.needsApproval(s, t, 'yolo') + p.decide(s, t, 'yolo').needApproval, calls, WARM_MS);
+      p.free();
+    }
+  }
+  console.log(`warm-up: ${((performance.now() - started) / 1000).toFixed(1)} s (${sides.map(([name]) => name).join(', ')}) before any timing`);
+}
+
+// ---- MCP allowlist decisions ----
 
 /** A realistic list: mostly exact entries, some server wildcards, a few tool wildcards. */
 function makeList(n) {
@@ -33,56 +171,50 @@ function makeCalls(list) {
   return calls;
 }
 
-/** Median ns per call over several timed rounds, after a warm-up. */
-function measure(fn, calls) {
-  const per = 64;
-  let sink = 0;
-  const round = (reps) => {
-    const t0 = process.hrtime.bigint();
-    for (let r = 0; r < reps; r++) for (let i = 0; i < per; i++) sink += fn(calls[i][0], calls[i][1]) ? 1 : 0;
-    return Number(process.hrtime.bigint() - t0) / (reps * per);
-  };
-  let reps = 1;
-  while (round(reps) * reps * per < 20e6) reps *= 2; // ~20 ms per round
-  const samples = Array.from({ length: 9 }, () => round(reps)).sort((a, b) => a - b);
-  if (sink < 0) console.log(sink);
-  return samples[4];
-}
-
-const sizes = [10, 100, 1000, 10000];
-const rows = [];
-for (const n of sizes) {
+const mcpRows = [];
+for (const n of [10, 100, 1000, 10000]) {
   const list = makeList(n);
   const calls = makeCalls(list);
-  const policy = new toolgate.McpPolicy({ mcpAllowedTools: list, mcpToolsProtection: false });
-  // Both sides must agree before either is timed.
+  const settings = { mcpAllowedTools: list, mcpToolsProtection: false };
+  const policy = new toolgate.McpPolicy(settings);
+  const prev = previous ? new previous.mcp.McpPolicy(settings) : null;
+  // Every side must agree before any is timed.
   for (const [s, t] of calls) {
-    if (policy.isAllowlisted(s, t) !== seed.isAllowlisted(list, s, t)) throw new Error(`disagree on ${s}:${t} at ${n}`);
+    const expected = seed.isAllowlisted(list, s, t);
+    if (policy.isAllowlisted(s, t) !== expected) throw new Error(`isAllowlisted disagrees with some(f4c) on ${s}:${t} at ${n}`);
+    if (policy.decide(s, t, 'yolo').needApproval === expected) throw new Error(`decide disagrees with some(f4c) on ${s}:${t} at ${n}`);
+    if (prev && prev.isAllowlisted(s, t) !== expected) throw new Error(`the previous release disagrees with some(f4c) on ${s}:${t} at ${n}`);
   }
-  rows.push({
+  const row = {
     entries: n,
-    'plain JS some(f4c) ns': measure((s, t) => seed.isAllowlisted(list, s, t), calls),
-    'toolgate isAllowlisted ns': measure((s, t) => policy.isAllowlisted(s, t), calls),
-    'toolgate needsApproval ns': measure((s, t) => !policy.needsApproval(s, t, 'yolo'), calls),
-    'toolgate decide (explained) ns': measure((s, t) => !policy.decide(s, t, 'yolo').needApproval, calls),
-  });
+    ...measureAll({
+      'plain JS some(f4c) ns': ([s, t]) => seed.isAllowlisted(list, s, t),
+      'isAllowlisted ns': ([s, t]) => policy.isAllowlisted(s, t),
+      'needsApproval ns': ([s, t]) => !policy.needsApproval(s, t, 'yolo'),
+      'decide (explained) ns': ([s, t]) => !policy.decide(s, t, 'yolo').needApproval,
+      'prev isAllowlisted ns': prev && (([s, t]) => prev.isAllowlisted(s, t)),
+      'prev decide ns': prev && (([s, t]) => !prev.decide(s, t, 'yolo').needApproval),
+    }, calls),
+  };
+  prev?.free();
+  mcpRows.push(row);
   policy.free();
 }
 
-const fmt = (x) => (typeof x === 'number' && !Number.isInteger(x) ? x.toFixed(0) : String(x));
-console.log(`\nMCP allowlist decisions, ns per call (median of 9 rounds; node ${process.version})\n`);
-const headers = Object.keys(rows[0]);
-console.log(headers.join(' | '));
-console.log(headers.map(() => '---').join(' | '));
-for (const r of rows) console.log(headers.map((h) => fmt(r[h])).join(' | '));
+console.log(`\n== MCP allowlist decisions, ns per call (64 calls, median of 9 rounds) ==\n`);
+printTable(mcpRows);
+console.log('');
+const at = (n) => mcpRows.find((r) => r.entries === n);
+target('speed-up at 10 entries, isAllowlisted vs some(f4c)', at(10)['plain JS some(f4c) ns'] / at(10)['isAllowlisted ns'], 'x', '>=', 5);
+target('speed-up at 10 entries, decide (explained) vs some(f4c)', at(10)['plain JS some(f4c) ns'] / at(10)['decide (explained) ns'], 'x', '>=', 5);
+target('10,000-entry / 10-entry time, isAllowlisted', at(10000)['isAllowlisted ns'] / at(10)['isAllowlisted ns'], 'x', '<=', 1.5);
+target('10,000-entry / 10-entry time, decide (explained)', at(10000)['decide (explained) ns'] / at(10)['decide (explained) ns'], 'x', '<=', 1.5);
+if (previous) {
+  regression('isAllowlisted at 10 entries', at(10)['isAllowlisted ns'], at(10)['prev isAllowlisted ns']);
+  regression('decide at 10 entries', at(10)['decide (explained) ns'], at(10)['prev decide ns']);
+}
 
-const at = (n) => rows.find((r) => r.entries === n);
-const speedup = at(10)['plain JS some(f4c) ns'] / at(10)['toolgate isAllowlisted ns'];
-const flat = at(10000)['toolgate isAllowlisted ns'] / at(10)['toolgate isAllowlisted ns'];
-console.log(`\nspeed-up at 10 entries (isAllowlisted vs some(f4c)): ${speedup.toFixed(1)}x   target >= 5x   ${speedup >= 5 ? 'met' : 'MISSED'}`);
-console.log(`10,000-entry / 10-entry time (isAllowlisted): ${flat.toFixed(2)}   target <= 1.5   ${flat <= 1.5 ? 'met' : 'MISSED'}`);
-
-// ---- terminal decisions: sub-command analysis vs a RegExp loop over the whole string ----
+// ---- terminal decisions ----
 
 /** N rules as users accumulate them (mostly via "Always allow `cmd`"), plus Zed-style unanchored denies. */
 function makeRules(n) {
@@ -123,50 +255,118 @@ function regexLoop(rules) {
   };
 }
 
-function measureOne(fn, inputs) {
-  let sink = 0;
-  const round = (reps) => {
-    const t0 = process.hrtime.bigint();
-    for (let r = 0; r < reps; r++) for (let i = 0; i < inputs.length; i++) sink += fn(inputs[i]).length;
-    return Number(process.hrtime.bigint() - t0) / (reps * inputs.length);
-  };
-  let reps = 1;
-  while (round(reps) * reps * inputs.length < 20e6) reps *= 2;
-  const samples = Array.from({ length: 9 }, () => round(reps)).sort((a, b) => a - b);
-  if (sink < 0) console.log(sink);
-  return samples[4];
+function policySpec(rules) {
+  return { layers: [{ name: 'user', tools: { terminal: rules } }] };
+}
+
+/**
+ * Compares two deciders on every command; returns how many differ and the first example.
+ * `a` and `b` name the sides in the example.
+ */
+function compareOutcomes(commands, a, fa, b, fb) {
+  const differing = [];
+  for (const c of commands) {
+    const x = fa(c), y = fb(c);
+    if (x !== y) differing.push(`${JSON.stringify(c)}: ${a} ${x}, ${b} ${y}`);
+  }
+  return { count: differing.length, example: differing[0] };
 }
 
 const terminalRows = [];
+const agreement = [];
 for (const n of [10, 100, 1000]) {
   const rules = makeRules(n);
   const commands = makeCommands(n);
-  const policy = new engine.Policy({ layers: [{ name: 'user', tools: { terminal: rules } }] });
+  const policy = new engine.Policy(policySpec(rules));
+  const prev = previous ? new previous.engine.Policy(policySpec(rules)) : null;
   const loop = regexLoop(rules);
-  terminalRows.push({
+  const peerDecide = peer.decider(rules);
+  const outcome = (c) => policy.outcome('terminal', c);
+  const decide = (c) => policy.decide('terminal', c).outcome;
+  // toolgate's two paths must agree exactly; the peer and the previous release may differ
+  // legitimately (the peer reads the line differently), which is counted and shown.
+  for (const c of commands) {
+    if (outcome(c) !== decide(c)) throw new Error(`outcome and decide disagree on ${JSON.stringify(c)} at ${n} rules`);
+  }
+  agreement.push({ rules: n + 4, with: 'tree-sitter peer', ...compareOutcomes(commands, 'toolgate', outcome, 'peer', peerDecide) });
+  if (prev) agreement.push({ rules: n + 4, with: `previous release`, ...compareOutcomes(commands, 'toolgate', outcome, 'previous', (c) => prev.outcome('terminal', c)) });
+  const row = {
     rules: n + 4,
-    'plain JS RegExp loop ns': measureOne(loop, commands),
-    'toolgate outcome ns': measureOne((c) => policy.outcome('terminal', c), commands),
-    'toolgate decide (explained) ns': measureOne((c) => policy.decide('terminal', c).outcome, commands),
-  });
+    ...measureAll({
+      'seed RegExp loop ns': loop,
+      'tree-sitter peer ns': peerDecide,
+      'outcome ns': outcome,
+      'decide (explained) ns': decide,
+      'prev outcome ns': prev && ((c) => prev.outcome('terminal', c)),
+      'prev decide ns': prev && ((c) => prev.decide('terminal', c).outcome),
+    }, commands),
+  };
+  prev?.free();
+  row['peer / decide'] = `${(row['tree-sitter peer ns'] / row['decide (explained) ns']).toFixed(1)}x`;
+  terminalRows.push(row);
   policy.free();
 }
-console.log(`\nTerminal decisions with sub-command analysis, ns per command (median of 9 rounds)\n`);
-const theaders = Object.keys(terminalRows[0]);
-console.log(theaders.join(' | '));
-console.log(theaders.map(() => '---').join(' | '));
-for (const r of terminalRows) console.log(theaders.map((h) => fmt(r[h])).join(' | '));
-const big = terminalRows[terminalRows.length - 1], small = terminalRows[0];
-const tSpeed = big['plain JS RegExp loop ns'] / big['toolgate outcome ns'];
-const tFlat = big['toolgate outcome ns'] / small['toolgate outcome ns'];
-console.log(`\nspeed-up at ${big.rules} rules (outcome vs RegExp loop): ${tSpeed.toFixed(1)}x   target >= 10x   ${tSpeed >= 10 ? 'met' : 'MISSED'}`);
-console.log(`${big.rules}-rule / ${small.rules}-rule time (outcome): ${tFlat.toFixed(2)}   target <= 3   ${tFlat <= 3 ? 'met' : 'MISSED'}`);
 
-console.log('\n.wasm size (gzip -9)');
-for (const [file, target] of [['node/toolgate_bg.wasm', 100000], ['web/toolgate_bg.wasm', 100000],
-  ['engine/node/toolgate_engine_bg.wasm', null], ['engine/web/toolgate_engine_bg.wasm', null]]) {
-  const bytes = readFileSync(join(root, 'pkg', file));
-  const gz = gzipSync(bytes, { level: 9 }).length;
-  const verdict = target === null ? 'no target yet (see README)' : `target <= 100 KB   ${gz <= target ? 'met' : 'MISSED'}`;
-  console.log(`pkg/${file}: ${(bytes.length / 1024).toFixed(1)} KiB raw, ${(gz / 1000).toFixed(1)} KB gzipped   ${verdict}`);
+console.log(`\n== Terminal decisions, ns per command line (32 lines of 1–3 sub-commands, median of 9 rounds) ==\n`);
+printTable(terminalRows);
+console.log('\noutcomes compared with toolgate before timing (32 lines each):');
+for (const a of agreement) {
+  console.log(`  ${String(a.rules).padStart(5)} rules, ${a.with}: ${a.count === 0 ? 'all agree' : `${a.count} differ, e.g. ${a.example}`}`);
 }
+console.log('');
+for (const r of terminalRows) {
+  target(`speed-up at ${r.rules} rules, decide (explained) vs tree-sitter peer`, r['tree-sitter peer ns'] / r['decide (explained) ns'], 'x', '>=', 10);
+}
+const big = terminalRows[terminalRows.length - 1], small = terminalRows[0];
+target(`speed-up at ${big.rules} rules, outcome vs seed RegExp loop`, big['seed RegExp loop ns'] / big['outcome ns'], 'x', '>=', 10);
+target(`${big.rules}-rule / ${small.rules}-rule time, outcome`, big['outcome ns'] / small['outcome ns'], 'x', '<=', 3);
+if (previous) {
+  for (const r of terminalRows) {
+    regression(`outcome at ${r.rules} rules`, r['outcome ns'], r['prev outcome ns']);
+    regression(`decide at ${r.rules} rules`, r['decide (explained) ns'], r['prev decide ns']);
+  }
+}
+
+// ---- policy build time ----
+
+/**
+ * Median ms of `new Policy(spec)` over 21 builds after 3 warm-ups (each freed, untimed), for each
+ * named Policy class, the builds interleaved like measureAll's rounds.
+ */
+function buildMs(classes, spec) {
+  const once = (Policy) => {
+    const t0 = process.hrtime.bigint();
+    const p = new Policy(spec);
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    p.free();
+    return ms;
+  };
+  const entries = Object.entries(classes).filter(([, Policy]) => Policy);
+  for (let i = 0; i < 3; i++) for (const [, Policy] of entries) once(Policy);
+  const samples = entries.map(() => []);
+  for (let k = 0; k < 21; k++) entries.forEach(([, Policy], j) => samples[j].push(once(Policy)));
+  return Object.fromEntries(entries.map(([name], j) => [name, median(samples[j]).toFixed(2)]));
+}
+const buildSpec = policySpec(makeRules(996)); // 996 generated + 4 unanchored denies = 1,000 rules
+const ruleCount = Object.values(buildSpec.layers[0].tools.terminal).reduce((sum, list) => sum + list.length, 0);
+const buildRow = { rules: ruleCount, ...buildMs({
+  'new Policy(spec) ms': engine.Policy,
+  'prev new Policy(spec) ms': previous?.engine.Policy,
+}, buildSpec) };
+console.log(`\n== Policy build time in Node, ${ruleCount} terminal rules (median of 21 builds) ==\n`);
+printTable([buildRow]);
+console.log('');
+target(`build time at ${ruleCount} rules`, Number(buildRow['new Policy(spec) ms']), ' ms', '<=', 5);
+if (previous) regression(`build time at ${ruleCount} rules`, Number(buildRow['new Policy(spec) ms']), Number(buildRow['prev new Policy(spec) ms']));
+
+// ---- sizes ----
+console.log(`\n== .wasm size (gzip -9; KB = 1,000 bytes), read from pkg/ when the bench started ==\n`);
+const kb = (bytes) => (bytes / 1000).toFixed(1);
+printTable(WASM_FILES.map(([file, limit]) => {
+  const s = sizes.get(file), p = prevSizes?.get(file);
+  const row = { file: `pkg/${file}`, 'raw KB': s ? kb(s.raw) : 'missing', 'gzipped KB': s ? kb(s.gz) : 'missing' };
+  if (prevSizes) row['prev gzipped KB'] = p ? kb(p.gz) : 'missing';
+  row.target = `<= ${limit / 1000} KB`;
+  row.verdict = s && s.gz <= limit ? 'met' : 'MISSED';
+  return row;
+}));
