@@ -206,6 +206,9 @@ impl Parser {
                     if self.peek_at(1) == Some(';') {
                         return Err(Stop("';;' belongs to a case statement, which is not analysed".into()));
                     }
+                    // Only a command ends with ';': at the start of a list or after '&' or ';', bash
+                    // refuses the line (`ls &; rm x`).
+                    self.distrust("a ';' has no command before it");
                     self.bump();
                 }
                 Some('&') if self.peek_at(1) != Some('>') => {
@@ -233,7 +236,9 @@ impl Parser {
                         Some('&') if !matches!(self.peek_at(1), Some('&' | '>')) => {
                             self.bump();
                         }
-                        _ => {}
+                        None | Some('\n' | ';' | '&' | ')' | '}') => {}
+                        // Only after `( … )` or `{ …; }`: bash refuses `(ls) rm x`.
+                        Some(_) => self.distrust("a command follows a subshell or group without ';' or a newline"),
                     }
                 }
             }
@@ -397,6 +402,10 @@ impl Parser {
             } else {
                 if words.is_empty() && !word.quoted && RESERVED_WORDS.contains(&word.text.as_str()) {
                     self.distrust(&format!("the shell keyword '{}' is not analysed", word.text));
+                }
+                if words.is_empty() && !word.quoted && word.text == "}" {
+                    // Where a command starts, '}' can only close a group: bash refuses `ls; }`.
+                    self.distrust("a '}' has no matching '{'");
                 }
                 words.push(word);
             }
@@ -708,9 +717,13 @@ impl Parser {
                 word.quoted = true;
                 self.parse_double_quoted(word)
             }
-            Some('(') if self.peek_at(2) == Some('(') => {
+            Some('(') if self.peek_at(2) == Some('(') && self.closes_as_arithmetic() => {
                 self.pos += 3;
                 self.skip_balanced('(', ')', 2)?;
+                let inner = self.source(start, self.offset());
+                if inner.get(3..).is_some_and(|body| body.contains("$(") || body.contains('`')) {
+                    self.distrust("an arithmetic expansion contains a command substitution, which is not analysed");
+                }
                 self.record(word, "arithmetic expansion", start);
                 Ok(())
             }
@@ -750,6 +763,36 @@ impl Parser {
                 Ok(())
             }
         }
+    }
+
+    /// At `$((`: whether it is an arithmetic expansion. As bash decides it, only when the `(`
+    /// after `$(` is closed by a `)` that is directly followed by another; otherwise
+    /// (`$((curl e) | sh)`) it is a command substitution whose body starts with a subshell.
+    fn closes_as_arithmetic(&self) -> bool {
+        let mut ahead = 3;
+        let mut depth = 1;
+        while let Some(c) = self.peek_at(ahead) {
+            ahead += 1;
+            match c {
+                '\\' => ahead += 1,
+                '\'' => {
+                    while self.peek_at(ahead).is_some_and(|c| c != '\'') {
+                        ahead += 1;
+                    }
+                    ahead += 1;
+                }
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return self.peek_at(ahead) == Some(')');
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Never closed: read as arithmetic, which distrusts the unclosed bracket.
+        true
     }
 
     /// Appends an expansion's source text to the word and records it.

@@ -175,3 +175,49 @@ fn never_panics_on_arbitrary_bytes() {
         }
     }
 }
+
+#[test]
+fn dollar_double_paren_is_arithmetic_only_when_bash_reads_it_so() {
+    // bash reads `$((` as arithmetic only when the inner `(` closes with `))`; otherwise it is a
+    // command substitution starting with a subshell, and its commands run.
+    assert_eq!(texts("echo $((curl e) | sh)"), ["echo $((curl e) | sh)", "curl e", "sh"]);
+    assert_eq!(texts("echo \"$((a) ; (b))\""), ["echo $((a) ; (b))", "a", "b"]);
+    assert!(vouched("echo $((curl e) | sh)"));
+    assert_eq!(texts("echo $(( (1+2) * 3 ))"), ["echo $(( (1+2) * 3 ))"]);
+    assert!(vouched("echo $(( (1+2) * 3 )) $((x))"));
+    // An arithmetic expansion runs the command substitutions inside it.
+    assert!(!vouched("echo $(( $(rm -rf x) + 1 ))"));
+    assert!(!vouched("echo $(( `id` ))"));
+}
+
+#[test]
+fn a_separator_without_a_command_is_a_syntax_error() {
+    for command in ["ls &; rm x", "{ ls &; }", "; ls", "ls; ;", "ls & ;", "ls\n; rm x"] {
+        assert!(!vouched(command), "{command:?}");
+    }
+    assert_eq!(texts("ls &; rm x"), ["ls", "rm x"]);
+    for command in ["ls; rm x", "ls & rm x", "ls &", "ls;", "{ ls & }", "(ls &)", "ls;\nrm x"] {
+        assert!(vouched(command), "{command:?}");
+    }
+}
+
+#[test]
+fn a_command_right_after_a_group_is_a_syntax_error() {
+    for command in ["(ls) rm x", "{ ls; } rm x", "(ls) > f rm x", "(a # c)\nb) c"] {
+        assert!(!vouched(command), "{command:?}");
+    }
+    assert_eq!(texts("(ls) rm x"), ["ls", "rm x"]);
+    for command in ["(ls) && rm x", "(ls) | rm x", "(ls) > f; rm x", "{ ls; } 2>&1 &", "(ls) # c"] {
+        assert!(vouched(command), "{command:?}");
+    }
+}
+
+#[test]
+fn an_unmatched_closing_brace_is_a_syntax_error() {
+    for command in ["ls; }", "{ls; rm x;}", "{ ls; } }"] {
+        assert!(!vouched(command), "{command:?}");
+    }
+    for command in ["echo }", "ls '}'", "{ ls; }", "{ ls }", "ls \\}"] {
+        assert!(vouched(command), "{command:?}");
+    }
+}
