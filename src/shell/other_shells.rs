@@ -2012,5 +2012,4 @@ impl Analyzer {
 }
 
 #[cfg(test)]
-#[path = "other_shells_tests.rs"]
 mod tests;
