@@ -378,7 +378,7 @@ allowed_tools:
     fn decisions_come_from_the_rule_engine() {
         let list = GasolineAllowlist::load(SEED).unwrap();
         let d = list.policy().decide(TOOL, &["Interact".into(), "navigate".into()]);
-        assert_eq!(d.rule.map(|r| (r.layer, r.pattern)), Some((LAYER.to_owned(), "interact.navigate".to_owned())));
+        assert_eq!(d.rule.map(|r| (r.layer.clone(), r.pattern.clone())), Some((LAYER.to_owned(), "interact.navigate".to_owned())));
     }
 
     #[test]

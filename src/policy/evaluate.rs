@@ -19,6 +19,7 @@ use super::rules::{RuleRef, RuleSet};
 use super::trust::Ignored;
 use super::{hardcoded, HookResult, InvalidPattern, Outcome, Policy, SubstitutionPolicy, ToolIndex};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// What the model is told when a hook rejected its call (Cursor, seed 003).
 pub const HOOK_REJECTION_MESSAGE: &str =
@@ -157,7 +158,8 @@ pub struct Decision {
     pub message: String,
     /// The rule that decided, or the first allow rule when all items were allowed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<RuleRef>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "RuleRef", optional))]
+    pub rule: Option<Arc<RuleRef>>,
     /// The item (sub-command, path, URL…) the deciding rule or gate matched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_input: Option<String>,

@@ -11,6 +11,7 @@ use super::{hardcoded, InvalidPatternPolicy, Outcome, Policy, PolicySpec, Substi
 use crate::mcp::name::{validate_name, NameKind};
 use crate::shell::{command_chain, Shell};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// One step of the decision procedure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,7 +140,7 @@ pub fn standard(spec: &PolicySpec) -> Vec<Gate> {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Hit {
     pub item: Option<String>,
-    pub rule: Option<RuleRef>,
+    pub rule: Option<Arc<RuleRef>>,
     pub detail: Option<String>,
 }
 

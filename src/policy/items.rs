@@ -7,6 +7,7 @@ use super::path::normalize_path;
 use super::rules::{RuleRef, Subject};
 use crate::shell::{self, Context, Hazard, HazardKind, Shell};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// What an item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -48,7 +49,8 @@ pub struct ItemVerdict {
     pub hazards: Vec<Hazard>,
     /// The allow rule that covered it, if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub allowed_by: Option<RuleRef>,
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "RuleRef", optional))]
+    pub allowed_by: Option<Arc<RuleRef>>,
     /// The command word (unquoted), for commands.
     #[serde(skip)]
     pub(crate) name: Option<String>,

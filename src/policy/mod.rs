@@ -15,6 +15,7 @@ mod gates;
 mod hardcoded;
 mod items;
 mod literal_program;
+mod literal_sieve;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;

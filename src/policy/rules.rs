@@ -10,11 +10,13 @@
 //! answer (tests compare them with a plain scan).
 
 use super::literal_program::LiteralProgram;
+use super::literal_sieve::LiteralSieve;
 use super::pair_index::{PairIndex, PairPattern};
 use super::RuleSpec;
 use regex_lite::{Regex, RegexBuilder};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Which list of a tool's rules a rule sits in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
@@ -157,6 +159,16 @@ impl RegexRule {
         };
         present && self.regex.as_ref().is_some_and(|regex| regex.is_match(text.text))
     }
+
+    /// The required literal to sieve for: set when the regex engine would run after a search for it.
+    fn sieved_literal(&self) -> Option<&str> {
+        self.literal.is_none().then_some(self.required.as_deref()).flatten()
+    }
+
+    /// `is_match` when the caller already knows the required literal is in the text.
+    fn is_match_given_literal(&self, text: &str) -> bool {
+        self.regex.as_ref().is_some_and(|regex| regex.is_match(text))
+    }
 }
 
 /// Whether a prefix's words are the first words of `text` (whitespace-separated).
@@ -197,7 +209,8 @@ pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
 #[derive(Debug, Clone)]
 pub struct CompiledRule {
     pub matcher: Matcher,
-    pub origin: RuleRef,
+    /// Shared, so a decision names the rule without copying its strings.
+    pub origin: Arc<RuleRef>,
 }
 
 /// The text being matched, with its ASCII-lowercased form made on first need.
@@ -326,8 +339,11 @@ pub struct RuleSet {
     exact: FxHashMap<String, Vec<usize>>,
     /// Case-insensitive regex rules by their ASCII-lowercased leading word.
     folded: FxHashMap<String, Vec<usize>>,
-    /// Regex rules whose pattern pins no leading word; always checked.
-    unindexed: Vec<usize>,
+    /// Regex rules whose pattern pins no leading word; always checked. Each with its bit in
+    /// `sieve` when its required literal is sieved.
+    unindexed: Vec<(usize, Option<u32>)>,
+    /// The required literals of unindexed rules, found in one pass over the text.
+    sieve: LiteralSieve,
     /// MCP entries and `tool.action` patterns.
     pairs: PairIndex,
 }
@@ -366,7 +382,10 @@ impl RuleSet {
             Matcher::Regex(rule) => match (&rule.pinned, rule.case_sensitive) {
                 (Some(word), true) => self.exact.entry(word.clone()).or_default().push(at),
                 (Some(word), false) => self.folded.entry(word.clone()).or_default().push(at),
-                (None, _) => self.unindexed.push(at),
+                (None, case_sensitive) => {
+                    let bit = rule.sieved_literal().and_then(|literal| self.sieve.add(literal, !case_sensitive));
+                    self.unindexed.push((at, bit));
+                }
             },
             Matcher::Prefix(words) => {
                 if let Some(first) = words.first() {
@@ -375,7 +394,7 @@ impl RuleSet {
             }
             Matcher::Pair(pattern) => self.pairs.insert(pattern, at),
         }
-        self.rules.push(CompiledRule { matcher, origin });
+        self.rules.push(CompiledRule { matcher, origin: Arc::new(origin) });
     }
 
     pub fn is_empty(&self) -> bool {
@@ -400,20 +419,37 @@ impl RuleSet {
         };
         let haystack = Haystack::new(subject.text);
         let mut best: Option<usize> = subject.pair.and_then(|(a, b)| self.pairs.first_match(a, b));
-        for candidates in [pinned, prefixed, folded, self.unindexed.as_slice()] {
+        let hit = |r: &CompiledRule| match &r.matcher {
+            Matcher::Regex(rule) => rule.is_match(&haystack),
+            other => other.is_match(subject),
+        };
+        for candidates in [pinned, prefixed, folded] {
             // Each list is in policy order: its first hit is its earliest.
             for &i in candidates {
                 if best.is_some_and(|b| b < i) {
                     break;
                 }
-                let hit = self.rules.get(i).is_some_and(|r| match &r.matcher {
-                    Matcher::Regex(rule) => rule.is_match(&haystack),
-                    other => other.is_match(subject),
-                });
-                if hit {
+                if self.rules.get(i).is_some_and(hit) {
                     best = Some(i);
                     break;
                 }
+            }
+        }
+        let mut present = None;
+        for &(i, bit) in &self.unindexed {
+            if best.is_some_and(|b| b < i) {
+                break;
+            }
+            let matched = self.rules.get(i).is_some_and(|r| match (&r.matcher, bit) {
+                (Matcher::Regex(rule), Some(bit)) => {
+                    let present = *present.get_or_insert_with(|| self.sieve.present(subject.text));
+                    present & (1 << bit) != 0 && rule.is_match_given_literal(subject.text)
+                }
+                _ => hit(r),
+            });
+            if matched {
+                best = Some(i);
+                break;
             }
         }
         best.and_then(|i| self.rules.get(i))
@@ -561,6 +597,8 @@ mod tests {
             RuleSpec::tool_action("observe.*"),
             RuleSpec::tool_action("Interact.Navigate"),
             RuleSpec::regex("status", false),
+            RuleSpec::regex("push", true),
+            RuleSpec::regex(r"x\s+git", false),
             RuleSpec::mcp("docs:read"),
             RuleSpec::prefix("npm run"),
         ];
@@ -576,7 +614,7 @@ mod tests {
             };
             set.push(compile_rule(rule).unwrap(), origin);
         }
-        let words = ["git", "GIT", "gitx", "push", "status", "./run.sh", "npm", "run", "x", "git-lfs", ""];
+        let words = ["git", "GIT", "gitx", "push", "PUSH", "status", "Status", "./run.sh", "npm", "run", "x", "git-lfs", ""];
         let names = ["github", "docs", "search", "read", "observe", "interact", "navigate", "NAVIGATE", "x", "*"];
         let mut seed = 7u64;
         let mut next = |n: usize| {

@@ -69,6 +69,12 @@ fn is_meta(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
 }
 
+/// Whether a command word names a shell (`sh`, `/bin/bash`), whose `-c` payload is analysed too.
+fn is_shell(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    super::hazards::SHELLS.contains(&base)
+}
+
 fn is_name_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_'
 }
@@ -423,23 +429,23 @@ impl Parser {
                 hazards.push(Hazard::expansion(kind, text));
             }
         }
-        let name = words.first().map(|w| w.text.clone());
-        let args: Vec<String> = words.iter().skip(1).map(|w| w.text.clone()).collect();
+        let mut text = String::with_capacity(last_end.saturating_sub(start));
+        for word in assignments.iter().chain(words.iter()) {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&word.text);
+        }
+        let mut texts = words.into_iter().map(|w| w.text);
+        let name = texts.next();
+        let args: Vec<String> = texts.collect();
         if let Some(name) = &name {
             hazards.extend(hazards_of_command(name, &args));
         }
-        let text = assignments.iter().chain(words.iter()).map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        // Only a shell's payload is followed; only then are the words needed after the item is stored.
+        let payload = name.as_deref().filter(|n| is_shell(n)).map(|n| (n.to_owned(), args.clone()));
         let (s, e) = self.span(start, last_end);
-        let item = SubCommand {
-            text,
-            kind: SubCommandKind::Command,
-            context: self.context,
-            name: name.clone(),
-            args: args.clone(),
-            start: s,
-            end: e,
-            hazards,
-        };
+        let item = SubCommand { text, kind: SubCommandKind::Command, context: self.context, name, args, start: s, end: e, hazards };
         let has_command = !item.text.is_empty();
         if has_command {
             let at = owner.min(self.items.len());
@@ -449,16 +455,15 @@ impl Parser {
             first.hazards.extend(item.hazards);
         }
         self.items.extend(redirects);
-        if let Some(name) = &name {
-            self.follow_shell_payload(name, &args, (s, e))?;
+        if let Some((name, args)) = payload {
+            self.follow_shell_payload(&name, &args, (s, e))?;
         }
         Ok(())
     }
 
     /// `sh -c 'script'`: the script's commands are analysed as if written here.
     fn follow_shell_payload(&mut self, name: &str, args: &[String], span: (usize, usize)) -> Step {
-        let base = name.rsplit('/').next().unwrap_or(name);
-        if !super::hazards::SHELLS.contains(&base) {
+        if !is_shell(name) {
             return Ok(());
         }
         let mut rest = args.iter();
@@ -656,11 +661,15 @@ impl Parser {
                 '$' => self.parse_dollar(&mut word, false)?,
                 '`' => self.parse_backticks(&mut word)?,
                 _ => {
-                    if c.is_control() && c != '\t' {
-                        self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
+                    // A run of plain characters is copied in one piece.
+                    let from = self.offset();
+                    while let Some(c) = self.peek().filter(|&c| !is_meta(c) && !matches!(c, '\\' | '\'' | '"' | '$' | '`')) {
+                        if c.is_control() && c != '\t' {
+                            self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
+                        }
+                        self.pos += 1;
                     }
-                    word.text.push(c);
-                    self.bump();
+                    word.text.push_str(self.text.get(from..self.offset()).unwrap_or_default());
                 }
             }
         }

@@ -143,7 +143,7 @@ fn the_shipped_defaults_deny_dangerous_commands_and_can_be_left_out() {
     for command in ["mkfs.ext4 /dev/sda", "dd if=/dev/zero of=/dev/sda", "echo x > /dev/sda", ":(){ :|:& };:", "rm -rf /tmp/x"] {
         let d = decide(&p, "terminal", command);
         assert_eq!(d.outcome, Outcome::Deny, "{command}");
-        assert_eq!(d.rule.map(|r| r.layer).as_deref(), Some(DEFAULTS_LAYER), "{command}");
+        assert_eq!(d.rule.map(|r| r.layer.clone()).as_deref(), Some(DEFAULTS_LAYER), "{command}");
     }
     let bare = Policy::new(policy_from_settings(Some(r#"{"agent":{"tool_permissions":{"default":"allow"}}}"#), None, false).unwrap());
     assert_eq!(decide(&bare, "terminal", "mkfs.ext4 /dev/sda").outcome, Outcome::Allow);
