@@ -102,3 +102,88 @@ fn optional_arguments_may_be_omitted() {
     let split: JsValue = split_tool_name("read".into(), None).unwrap().js_value();
     assert!(get(&split, "serverId").is_undefined());
 }
+
+/// The tape (one crossing per result) gives exactly what serde-wasm-bindgen gives, on
+/// decisions of every dialect and on values with every serde shape, non-ASCII text included.
+#[wasm_bindgen_test]
+fn the_result_tape_equals_serde_wasm_bindgen() {
+    use serde::Serialize;
+    use toolgate::policy::{LayerSpec, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
+    let plain = |value: &dyn erased::Value| value.plain();
+    let same = |label: &str, tape: JsValue, plain: JsValue| {
+        assert_eq!(JSON::stringify(&tape).unwrap(), JSON::stringify(&plain).unwrap(), "{label}");
+    };
+    #[derive(Serialize)]
+    enum Shape {
+        Unit,
+        Newtype(u32),
+        Tuple(i64, String),
+        Struct { a: Option<bool>, b: f64 },
+    }
+    #[derive(Serialize)]
+    #[serde(tag = "kind", rename_all = "camelCase")]
+    enum Tagged {
+        One { text: String },
+    }
+    #[derive(Serialize)]
+    struct Everything {
+        shapes: Vec<Shape>,
+        tagged: Tagged,
+        map: std::collections::BTreeMap<String, (u8, char)>,
+        unit: (),
+        nothing: Option<String>,
+        text: String,
+    }
+    let everything = Everything {
+        shapes: vec![Shape::Unit, Shape::Newtype(7), Shape::Tuple(-3, "é😀x".into()), Shape::Struct { a: None, b: 1.5 }],
+        tagged: Tagged::One { text: "naïve \"quoted\" \\ \n".into() },
+        map: [("k😀".to_owned(), (1, 'ß')), ("".to_owned(), (0, '\u{0}'))].into_iter().collect(),
+        unit: (),
+        nothing: None,
+        text: "after 😀 the offsets still line up".into(),
+    };
+    same("every serde shape", toolgate::bindings::tape::to_js(&everything).unwrap(), plain(&everything));
+
+    let mut rules = ToolRulesSpec::default();
+    rules.always_allow.extend([
+        RuleSpec::regex(r"^cargo\b", false),
+        RuleSpec::regex(r"^git\s+status\b", false),
+        RuleSpec::prefix("npm run"),
+    ]);
+    rules.always_deny.extend([RuleSpec::regex(r"rm\s+-rf", false), RuleSpec::regex("(unclosed", false)]);
+    rules.always_confirm.push(RuleSpec::regex(r"^git\s+push\b", false));
+    let layer = LayerSpec { name: "user".into(), tools: [("terminal".to_owned(), rules)].into_iter().collect(), ..LayerSpec::default() };
+    let policy = Policy::new(PolicySpec { layers: vec![layer], ..PolicySpec::default() });
+    for line in
+        ["cargo build && git status | head -3", "git push --force", "echo $(curl x) > out.txt", "npm run é😀", "ls 'unterminated", ""]
+    {
+        let decision = policy.decide("terminal", &[line.to_owned()]);
+        same(line, toolgate::bindings::tape::to_js(&decision).unwrap(), plain(&decision));
+    }
+    for path in ["src/../.git/config", "ünïcode/😀.rs"] {
+        let decision = policy.decide("edit_file", &[path.to_owned()]);
+        same(path, toolgate::bindings::tape::to_js(&decision).unwrap(), plain(&decision));
+    }
+    let p = JsMcpPolicy::new(settings(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["a:b","github:*","bad entry"]}"#)).unwrap();
+    for (server, tool) in [("github", "x"), ("a", "c"), ("bad name", "t")] {
+        let native = toolgate::mcp::McpPolicy::new(
+            serde_json::from_str(r#"{"mcpToolsProtection":false,"mcpAllowedTools":["a:b","github:*","bad entry"]}"#).unwrap(),
+        )
+        .decide(server, tool, toolgate::mcp::AutoRunMode::Yolo);
+        same(server, p.decide(server.into(), tool.into(), JsAutoRunMode::Yolo).unwrap().js_value(), plain(&native));
+    }
+}
+
+/// serde-wasm-bindgen's JSON-compatible conversion, for values of any type.
+mod erased {
+    use serde::Serialize;
+    use wasm_bindgen::JsValue;
+    pub trait Value {
+        fn plain(&self) -> JsValue;
+    }
+    impl<T: Serialize> Value for T {
+        fn plain(&self) -> JsValue {
+            self.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+        }
+    }
+}

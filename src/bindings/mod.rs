@@ -17,6 +17,7 @@ use wasm_bindgen::JsCast;
 pub mod engine;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod tape;
 
 #[wasm_bindgen]
 extern "C" {
@@ -99,6 +100,9 @@ pub(crate) fn ok_with(key: &str, value: JsValue) -> JsValue {
 
 /// Converts a result to a plain JS value: objects, arrays, strings, numbers, booleans.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    if let Some(js) = tape::to_js(value) {
+        return Ok(js);
+    }
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| error(&format!("toolgate could not convert its result: {e}")))

@@ -244,15 +244,42 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
     all
 }
 
-/// Fills `{item}`, `{entry}`, `{detail}`, `{layer}` and `{index}` in a gate's message.
+/// Fills `{item}`, `{entry}`, `{detail}`, `{layer}` and `{index}` in a gate's message, in one
+/// pass; any other `{…}` is kept as written.
 fn fill(template: &str, hit: &Hit) -> String {
-    let rule = hit.rule.as_ref();
-    template
-        .replace("{item}", hit.item.as_deref().unwrap_or_default())
-        .replace("{entry}", rule.map_or("", |r| r.pattern.as_str()))
-        .replace("{layer}", rule.map_or("", |r| r.layer.as_str()))
-        .replace("{index}", &rule.map_or(String::new(), |r| r.index.to_string()))
-        .replace("{detail}", hit.detail.as_deref().unwrap_or_default())
+    let rule = hit.rule.as_deref();
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let (before, from_brace) = rest.split_at(open);
+        out.push_str(before);
+        let name = from_brace.get(1..).and_then(|after| after.find('}').and_then(|close| after.get(..close)));
+        let value = match name {
+            Some("item") => Some(hit.item.as_deref().unwrap_or_default()),
+            Some("entry") => Some(rule.map_or("", |r| r.pattern.as_str())),
+            Some("layer") => Some(rule.map_or("", |r| r.layer.as_str())),
+            Some("detail") => Some(hit.detail.as_deref().unwrap_or_default()),
+            Some("index") => {
+                if let Some(r) = rule {
+                    out.push_str(&r.index.to_string());
+                }
+                Some("")
+            }
+            _ => None,
+        };
+        match (value, name) {
+            (Some(value), Some(name)) => {
+                out.push_str(value);
+                rest = from_brace.get(name.len() + 2..).unwrap_or_default();
+            }
+            _ => {
+                out.push('{');
+                rest = from_brace.get(1..).unwrap_or_default();
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The standard explanation of a gate's decision.
@@ -496,5 +523,54 @@ fn uncovered(rules: Option<&ToolIndex>, items: &Items) -> String {
         (Some(why), _) => format!("allow rules are off for this input ({why})"),
         (None, true) => "no rule matched".to_owned(),
         (None, false) => format!("not covered by an allow rule: {}", parts.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::rules::{ListKind, MatcherKind};
+
+    fn hit(item: &str, detail: Option<&str>) -> Hit {
+        let rule = RuleRef {
+            layer: "user".into(),
+            tool: "mcp".into(),
+            list: ListKind::AlwaysAllow,
+            index: 12,
+            matcher: MatcherKind::Mcp,
+            pattern: "github:*".into(),
+        };
+        Hit { item: Some(item.into()), rule: Some(Arc::new(rule)), detail: detail.map(str::to_owned) }
+    }
+
+    /// The one-pass filler against the plain chain of replacements, on templates whose values hold no braces.
+    #[test]
+    fn filling_a_template_equals_replacing_each_placeholder() {
+        let plain = |template: &str, hit: &Hit| {
+            let rule = hit.rule.as_deref();
+            template
+                .replace("{item}", hit.item.as_deref().unwrap_or_default())
+                .replace("{entry}", rule.map_or("", |r| r.pattern.as_str()))
+                .replace("{layer}", rule.map_or("", |r| r.layer.as_str()))
+                .replace("{index}", &rule.map_or(String::new(), |r| r.index.to_string()))
+                .replace("{detail}", hit.detail.as_deref().unwrap_or_default())
+        };
+        let pieces = ["{item}", "{entry}", "{layer}", "{index}", "{detail}", "{other}", "{", "}", "{{item}}", "text ", "é", ""];
+        let mut seed = 5u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..5000 {
+            let template: String = (0..next(6)).map(|_| pieces[next(pieces.len())]).collect();
+            let h = if next(2) == 0 { hit("git push", Some("why")) } else { Hit::default() };
+            assert_eq!(fill(&template, &h), plain(&template, &h), "{template:?}");
+        }
+    }
+
+    /// What the agent wrote is never read as a placeholder.
+    #[test]
+    fn placeholders_in_the_input_stay_as_written() {
+        assert_eq!(fill("{item} via {entry}", &hit("{entry}{layer}", None)), "{entry}{layer} via github:*");
     }
 }

@@ -66,14 +66,17 @@ fn quantified(chars: &[char], at: usize) -> bool {
 impl LiteralProgram {
     /// Reads `pattern` as a literal program, or `None` when it is anything else.
     pub(crate) fn parse(pattern: &str, case_sensitive: bool) -> Option<Self> {
-        let chars: Vec<char> = pattern.strip_prefix('^')?.chars().collect();
+        // Every step is ASCII, so a non-ASCII pattern is never one; for an ASCII one a character
+        // index is a byte index, and the rest of the pattern is a slice of it.
+        let body = pattern.strip_prefix('^').filter(|body| body.is_ascii())?;
+        let chars: Vec<char> = body.chars().collect();
         let mut steps = Vec::new();
         let mut at = 0;
         while at < chars.len() {
             if steps.len() >= MAX_STEPS {
                 return None;
             }
-            let rest: String = chars.get(at..)?.iter().collect();
+            let rest = body.get(at..)?;
             if let Some((step, width)) = [
                 (r"(\s|$)", Step::SpaceOrEnd),
                 (r"(?:\s|$)", Step::SpaceOrEnd),

@@ -7,7 +7,9 @@
 //! flag hazards are the table [`EXECUTING_FLAGS`], looked up through wrappers such as
 //! `sudo` and `env`.
 
+use rustc_hash::FxHashMap;
 use serde::Serialize;
+use std::sync::OnceLock;
 
 /// The kind of a hazard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -373,6 +375,21 @@ fn rule_applies(rule: &FlagRule, args: &[String]) -> Option<String> {
 }
 
 /// The executing-flag hazards of one command, looked up through wrappers.
+/// The rules of [`EXECUTING_FLAGS`] that name this command, in table order; looked up, not scanned.
+fn rules_for(command: &str) -> impl Iterator<Item = &'static FlagRule> {
+    static BY_COMMAND: OnceLock<FxHashMap<&'static str, Vec<&'static FlagRule>>> = OnceLock::new();
+    let index = BY_COMMAND.get_or_init(|| {
+        let mut index: FxHashMap<&'static str, Vec<&'static FlagRule>> = FxHashMap::default();
+        for rule in EXECUTING_FLAGS {
+            for command in rule.commands {
+                index.entry(command).or_default().push(rule);
+            }
+        }
+        index
+    });
+    index.get(command).into_iter().flatten().copied()
+}
+
 pub(crate) fn hazards_of_command(name: &str, args: &[String]) -> Vec<Hazard> {
     let mut found = Vec::new();
     let mut targets = vec![(name, args)];
@@ -382,7 +399,7 @@ pub(crate) fn hazards_of_command(name: &str, args: &[String]) -> Vec<Hazard> {
     }
     for (command, command_args) in targets {
         let base = base_name(command);
-        for rule in EXECUTING_FLAGS.iter().filter(|r| r.commands.contains(&base)) {
+        for rule in rules_for(base) {
             if let Some(flag) = rule_applies(rule, command_args) {
                 let subject = if flag.is_empty() { base.to_owned() } else { format!("{base} {flag}") };
                 found.push(Hazard::new(HazardKind::ExecutingFlag, &subject, rule.why));
@@ -404,6 +421,18 @@ mod tests {
         let w = words(command);
         let (name, args) = w.split_first().unwrap();
         !hazards_of_command(name, args).is_empty()
+    }
+
+    /// The index by command gives the rules a scan of the table gives, in the same order.
+    #[test]
+    fn rules_are_looked_up_as_the_table_lists_them() {
+        let mut names: Vec<&str> = EXECUTING_FLAGS.iter().flat_map(|r| r.commands.iter().copied()).collect();
+        names.extend(["", "gitx", "GIT", "ls"]);
+        for name in names {
+            let scanned: Vec<_> = EXECUTING_FLAGS.iter().filter(|r| r.commands.contains(&name)).map(|r| (r.commands, r.why)).collect();
+            let looked_up: Vec<_> = rules_for(name).map(|r| (r.commands, r.why)).collect();
+            assert_eq!(looked_up, scanned, "{name}");
+        }
     }
 
     #[test]
