@@ -56,6 +56,8 @@ pub enum GasolineProblem {
     UnexpectedStructure,
     /// An item that is not `*`, `tool.*` or `tool.action`.
     InvalidPattern,
+    /// The text is larger than toolgate reads ([`crate::limits::MAX_SETTINGS_BYTES`]).
+    TooLarge,
 }
 
 fn error_at(mark: &Marker, code: GasolineProblem, message: String) -> GasolineError {
@@ -104,6 +106,9 @@ impl MarkedEventReceiver for Events {
 
 /// Reads the `allowed_tools` list: the patterns as written, each with its position.
 fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineError> {
+    if let Some(why) = crate::limits::settings_too_large(text) {
+        return Err(GasolineError { code: GasolineProblem::TooLarge, line: 1, column: 1, message: format!("the allowlist {why}") });
+    }
     let mut events = Events::default();
     Parser::new_from_str(text)
         .load(&mut events, false)

@@ -46,6 +46,9 @@ pub fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, Input
         line: None,
         column: None,
     };
+    if let Some(why) = crate::limits::settings_too_large(json) {
+        return Err(InputError { what: what.to_owned(), path: String::new(), message: why, line: None, column: None });
+    }
     let mut deserializer = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| error(err.path().to_string(), err.inner()))?;
     deserializer.end().map_err(|err| error(String::new(), &err))?;

@@ -19,6 +19,7 @@
 //! - [`gasoline`]: Gasoline's YAML `allowed_tools` list.
 //! - [`roo`]: Roo Code's per-mode MCP restrictions.
 //! - [`api`]: the JavaScript contract as plain Rust, with its JSON twin for the shared fixtures.
+//! - [`limits`]: the budgets on hostile input (longest command, largest settings text).
 //! - [`input`]: reading settings and lists from JSON text, with errors that name the field.
 
 #![deny(missing_docs)]
@@ -27,6 +28,7 @@ pub mod api;
 pub mod cursor;
 pub mod gasoline;
 pub mod input;
+pub mod limits;
 pub mod mcp;
 pub mod policy;
 pub mod roo;

@@ -125,6 +125,9 @@ pub enum Reason {
     LegacyProtection,
     /// The MCP allowlist feature is off and the legacy toggle lets MCP tools auto-run (Cursor).
     LegacyAutoRun,
+    /// An input is longer than toolgate analyses ([`crate::limits::MAX_INPUT_BYTES`]), so it asks
+    /// (or refuses, where the tool's default refuses).
+    InputTooLarge,
 }
 
 /// Where a default came from.
@@ -349,7 +352,8 @@ impl Policy {
     /// outcome, reason, rule and items are the same (a test compares the two).
     pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: bool) -> Decision {
         let rules = self.tool(tool);
-        let mut items = items::of(self.input_kind(tool), inputs);
+        let too_large = inputs.iter().find_map(|input| crate::limits::input_too_large(input));
+        let mut items = if too_large.is_some() { Items::default() } else { items::of(self.input_kind(tool), inputs) };
         let mut allow_tried = false;
         let mut covered = false;
 
@@ -358,6 +362,16 @@ impl Policy {
                 outcome: Outcome::Deny,
                 reason: Reason::RejectedByHook,
                 message: Message::Standard,
+                hit: Hit::default(),
+                default_source: None,
+            }
+        } else if let Some(why) = too_large {
+            // Nothing of it is analysed or matched: the budget bounds the time a decision takes.
+            let outcome = self.default_for(rules).0.max(Outcome::Confirm);
+            Finding {
+                outcome,
+                reason: Reason::InputTooLarge,
+                message: Message::Text(format!("{why}, so it is not analysed")),
                 hit: Hit::default(),
                 default_source: None,
             }

@@ -71,6 +71,9 @@ fn rules(list: Option<Vec<ZedRule>>) -> Vec<RuleSpec> {
 
 /// Parses one settings file's text: JSON with comments and trailing commas.
 pub fn parse_settings(which: &str, text: &str) -> Result<Value, InputError> {
+    if let Some(why) = crate::limits::settings_too_large(text) {
+        return Err(InputError { what: format!("{which} settings"), path: String::new(), message: why, line: None, column: None });
+    }
     let options = jsonc_parser::ParseOptions {
         allow_comments: true,
         allow_trailing_commas: true,
