@@ -17,7 +17,7 @@ use super::items::{self, ItemVerdict, Items};
 use super::options::Suggestion;
 use super::rules::{RuleRef, RuleSet};
 use super::trust::Ignored;
-use super::{hardcoded, HookResult, InvalidPattern, Outcome, Policy, SubstitutionPolicy, ToolIndex};
+use super::{hardcoded, HookResult, InvalidPattern, Outcome, Policy, ToolIndex};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -412,7 +412,20 @@ impl Policy {
                 }
             }
             match found {
-                Some(f) => f,
+                Some(mut f) => {
+                    // An untrusted layer may only make decisions stricter: its confirm rule (or a rule
+                    // of it that does not compile) never lowers what the default would decide.
+                    let untrusted = |layer: &str| self.spec().layers.iter().any(|l| l.name == layer && !l.trusted);
+                    let from_untrusted = match f.reason {
+                        Reason::ConfirmRule => f.hit.rule.as_ref().is_some_and(|r| untrusted(&r.layer)),
+                        Reason::InvalidPattern => rules.is_some_and(|r| r.invalid.iter().any(|p| untrusted(&p.layer))),
+                        _ => false,
+                    };
+                    if from_untrusted && self.default_for(rules).0 > f.outcome {
+                        f = self.fall_back(tool, rules, &items, explain);
+                    }
+                    f
+                }
                 None => {
                     if !covered {
                         if let Some(r) = rules {
@@ -488,11 +501,10 @@ impl Policy {
             hit: Hit::default(),
             default_source: Some(source.clone()),
         };
-        if mode == Outcome::Confirm && self.spec().always_allow_tool_actions {
-            return finding(Outcome::Allow, Reason::LegacyAlwaysAllow, "Allowed by always_allow_tool_actions (no rule matched)".to_owned());
-        }
-        // Never let a fallback allow what deny or confirm rules could not be checked against.
-        if mode == Outcome::Allow && unsure && restricted && self.spec().substitutions == SubstitutionPolicy::Confirm {
+        let legacy_allow = mode == Outcome::Confirm && self.spec().always_allow_tool_actions;
+        // Never let a fallback (the legacy switch included) allow what deny or confirm rules could
+        // not be checked against, whatever the policy does with substitutions and unparsed lines.
+        if (mode == Outcome::Allow || legacy_allow) && unsure && restricted {
             let why =
                 items.cannot_vouch.clone().unwrap_or_else(|| "the command's text is not what runs (a substitution or expansion)".into());
             return finding(
@@ -500,6 +512,9 @@ impl Policy {
                 Reason::CannotVouch,
                 format!("Needs confirmation: the deny and confirm rules cannot be checked reliably ({why})"),
             );
+        }
+        if legacy_allow {
+            return finding(Outcome::Allow, Reason::LegacyAlwaysAllow, "Allowed by always_allow_tool_actions (no rule matched)".to_owned());
         }
         let reason = if matches!(source, DefaultSource::Tool { .. }) { Reason::ToolDefault } else { Reason::GlobalDefault };
         if !explain {
@@ -579,6 +594,52 @@ mod tests {
             let template: String = (0..next(6)).map(|_| pieces[next(pieces.len())]).collect();
             let h = if next(2) == 0 { hit("git push", Some("why")) } else { Hit::default() };
             assert_eq!(fill(&template, &h), plain(&template, &h), "{template:?}");
+        }
+    }
+
+    fn terminal_layer(name: &str, trusted: bool, rules: crate::policy::ToolRulesSpec) -> crate::policy::LayerSpec {
+        crate::policy::LayerSpec {
+            name: name.into(),
+            trusted,
+            tools: [("terminal".to_owned(), rules)].into_iter().collect(),
+            ..Default::default()
+        }
+    }
+
+    /// Found by the `decide` fuzz target: an untrusted layer's confirm rule turned a default deny into confirm.
+    #[test]
+    fn an_untrusted_confirm_rule_never_lowers_a_denying_default() {
+        use crate::policy::{PolicySpec, RuleSpec, ToolRulesSpec};
+        let confirm = ToolRulesSpec { always_confirm: vec![RuleSpec::regex("^ls", false)], ..Default::default() };
+        for trusted in [true, false] {
+            let spec = PolicySpec {
+                layers: vec![terminal_layer("project", trusted, confirm.clone())],
+                default_mode: Outcome::Deny,
+                ..Default::default()
+            };
+            let d = Policy::new(spec).decide("terminal", &["ls".into()]);
+            // A trusted confirm rule outranks the default (Zed's precedence); an untrusted one may not loosen it.
+            assert_eq!(d.outcome, if trusted { Outcome::Confirm } else { Outcome::Deny }, "trusted: {trusted}");
+        }
+    }
+
+    /// Found by the `decide` fuzz target: a default (or the legacy switch) allowed a line the
+    /// analysis could not vouch for although the tool had deny rules.
+    #[test]
+    fn no_fallback_allows_an_unvouched_line_of_a_restricted_tool() {
+        use crate::policy::{PolicySpec, RuleSpec, SubstitutionPolicy, ToolRulesSpec, UnparsedPolicy};
+        let deny = ToolRulesSpec { always_deny: vec![RuleSpec::regex(r"rm\s+-rf", false)], ..Default::default() };
+        for (default_mode, legacy) in [(Outcome::Allow, false), (Outcome::Confirm, true)] {
+            let spec = PolicySpec {
+                layers: vec![terminal_layer("user", true, deny.clone())],
+                default_mode,
+                always_allow_tool_actions: legacy,
+                substitutions: SubstitutionPolicy::Deny,
+                unparsed_commands: UnparsedPolicy::Confirm,
+                ..Default::default()
+            };
+            let d = Policy::new(spec).decide("terminal", &["ls 'unterminated".into()]);
+            assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::CannotVouch), "legacy: {legacy}");
         }
     }
 

@@ -781,7 +781,14 @@ impl Analyzer {
                         self.bump();
                         continue;
                     }
-                    (Shell::Rc, '!' | '@') if self.peek_at(1).is_none_or(|n| is_blank(n) || n == '{') => {
+                    (Shell::Rc, '!' | '@')
+                        if self.peek_at(1).is_none_or(|n| is_blank(n) || matches!(n, '{' | ';' | '&' | '|' | '#' | '\n')) =>
+                    {
+                        // A prefix operator; with no command after it, it is a syntax rc is not
+                        // modelled on, in context or alone.
+                        if self.peek_at(1).is_none_or(|n| matches!(n, ';' | '&' | '|' | '#' | '\n')) {
+                            self.distrust("an rc '!' or '@' with no command after it is not analysed");
+                        }
                         self.bump();
                         continue;
                     }
@@ -1602,7 +1609,7 @@ impl Analyzer {
                 '^' => {
                     // A free caret joins its neighbours; around blanks it joins separate words.
                     self.bump();
-                    if at_start || self.peek().is_none_or(|n| is_blank(n) || matches!(n, '\n' | ';' | '&' | '|')) {
+                    if at_start || self.peek().is_none_or(|n| is_blank(n) || matches!(n, '\n' | ';' | '&' | '|' | '#')) {
                         self.distrust("an rc '^' joins separate words, which is not analysed");
                     }
                 }

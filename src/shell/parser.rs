@@ -271,8 +271,10 @@ impl Parser {
 
     fn parse_pipeline(&mut self, end: End) -> Step {
         self.skip_blanks();
-        if self.peek() == Some('!') && self.word_ends_at(1) {
+        // `!` negates the pipeline's status, as often as it is written (`! ! rm x` runs `rm x`).
+        while self.peek() == Some('!') && self.word_ends_at(1) {
             self.bump();
+            self.skip_blanks();
         }
         self.parse_command(end)?;
         loop {

@@ -221,3 +221,13 @@ fn an_unmatched_closing_brace_is_a_syntax_error() {
         assert!(vouched(command), "{command:?}");
     }
 }
+
+/// Found by the `shell_analysis` fuzz target: `! ! cmd` runs `cmd`, however many `!` precede it.
+#[test]
+fn repeated_negation_names_the_command_it_negates() {
+    for line in ["! rm -rf x", "! ! rm -rf x", "!  !   ! rm -rf x"] {
+        let a = analyze(line);
+        assert_eq!(a.items.first().and_then(|i| i.name.as_deref()), Some("rm"), "{line}");
+        assert_eq!(a.cannot_vouch, None, "{line}");
+    }
+}
