@@ -13,7 +13,8 @@ use wasm_bindgen::prelude::*;
 // owns, in one crossing. Anything else returns -1 and Rust takes the checked path.
 let memory = null;
 let bytes = new Uint8Array(0);
-export function attach_memory(m) { memory = m; }
+// A new instance (re-instantiated after a trap) brings new memory: drop the old view.
+export function attach_memory(m) { memory = m; bytes = new Uint8Array(0); }
 function put(s, at, room) {
   const n = s.length;
   if (n > room) return -1;
