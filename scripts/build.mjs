@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSettingsPage } from './build-settings-page.mjs';
+import { makeResilientEntry, writeResilientLib } from '../js/resilient/prepare.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = join(root, 'pkg');
@@ -27,7 +29,7 @@ const builds = [
 ];
 for (const { target, dir, name, type, features } of builds) {
   const out = join(pkg, dir);
-  run('wasm-pack', ['--quiet', 'build', '--mode', 'no-install', '--release', '--target', target,
+  run('wasm-pack', ['--quiet', 'build', '--mode', 'no-install', '--release', '--weak-refs', '--target', target,
     '--out-dir', out, '--out-name', name, '--no-pack', ...(features.length ? ['--', ...features] : [])]);
   const wasm = join(out, `${name}_bg.wasm`);
   run(wasmOpt, ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
@@ -39,6 +41,17 @@ for (const { target, dir, name, type, features } of builds) {
   }
   // Tells Node how to load this folder's .js: CommonJS for the Node builds, ESM for the web builds.
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
+  makeResilient(out, name, type);
+}
+
+/**
+ * No poisoned instance (issue 12): the glue moves to `<name>_raw.js`, able to re-instantiate the
+ * module after a trap, and `<name>.js` — the same exports and .d.ts — is js/resilient's wrapper
+ * over it (pkg/resilient/): a call that traps fails closed, later calls work.
+ */
+function makeResilient(out, name, type) {
+  writeResilientLib(join(pkg, 'resilient'));
+  makeResilientEntry({ dir: out, name, type, libDir: join(pkg, 'resilient') });
 }
 
 /**
@@ -94,9 +107,11 @@ const manifest = {
     './mcp-server': { types: './mcp-server/index.d.ts', default: './mcp-server/index.js' },
     './package.json': './package.json',
   },
-  files: ['node/', 'web/', 'engine/', 'mcp-server/', 'README.md'],
+  files: ['node/', 'web/', 'engine/', 'resilient/', 'mcp-server/', 'README.md'],
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
-console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/node/, engine/web/, mcp-server/`);
+// The settings page (`toolgate/settings-page`): its own wasm module, the page, the host half; adds its exports.
+buildSettingsPage({ root, pkg, run, wasmOpt });
+console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/node/, engine/web/, resilient/, mcp-server/`);

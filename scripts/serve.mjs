@@ -1,4 +1,4 @@
-// Serves the playground (www/) and the built package (pkg/) on 127.0.0.1.
+// Serves the playground and the settings page's stand-in (www/) and the built package (pkg/) on 127.0.0.1.
 // Pages get the same kind of Content-Security-Policy a VS Code webview needs, so the
 // playground proves toolgate loads under it: scripts from self only, plus 'wasm-unsafe-eval'.
 import { createServer } from 'node:http';
@@ -7,7 +7,7 @@ import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm', '.json': 'application/json', '.ts': 'text/plain; charset=utf-8' };
 export const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' data:";
 
@@ -39,5 +39,6 @@ export function startServer(port = 0) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const server = await startServer(Number(process.env.PORT ?? 8080));
-  console.log(`toolgate playground: http://127.0.0.1:${server.address().port}/`);
+  const base = `http://127.0.0.1:${server.address().port}`;
+  console.log(`toolgate playground: ${base}/  —  settings page (with a stand-in host): ${base}/settings.html`);
 }

@@ -19,7 +19,15 @@
 //! - [`gasoline`]: Gasoline's YAML `allowed_tools` list.
 //! - [`roo`]: Roo Code's per-mode MCP restrictions.
 //! - [`api`]: the JavaScript contract as plain Rust, with its JSON twin for the shared fixtures.
+//! - [`settings`]: the settings page's document — every section, its validation, and the
+//!   policies it means — shared by the webview and the extension host.
 //! - [`limits`]: the budgets on hostile input (longest command, largest settings text).
+//! - [`presets`]: shipped rule sets a policy includes as layers — read-only commands (allowed)
+//!   and dangerous commands (always ask), each entry with its source and examples.
+//! - [`lint`]: findings about a policy's rules (invalid or unsupported patterns, shadowed,
+//!   unmatchable and over-broad allows, deny rules a spelling escapes, failing examples).
+//! - [`import`]: other agents' permission rules (Claude Code, Codex, VS Code, Cursor, Gemini CLI) read
+//!   into one policy and written back out, with a report of what each rule became.
 //! - [`input`]: reading settings and lists from JSON text, with errors that name the field.
 
 #![deny(missing_docs)]
@@ -27,11 +35,15 @@
 pub mod api;
 pub mod cursor;
 pub mod gasoline;
+pub mod import;
 pub mod input;
 pub mod limits;
+pub mod lint;
 pub mod mcp;
 pub mod policy;
+pub mod presets;
 pub mod roo;
+pub mod settings;
 pub mod shell;
 pub mod zed;
 

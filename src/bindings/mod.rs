@@ -17,7 +17,13 @@ use wasm_bindgen::JsCast;
 pub mod engine;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "engine")]
+pub mod settings;
 pub mod tape;
+#[cfg(feature = "trap-test")]
+mod trap;
+#[cfg(feature = "webview")]
+pub mod webview;
 
 #[wasm_bindgen]
 extern "C" {

@@ -17,10 +17,11 @@ use serde::{Deserialize, Serialize};
 pub const BROWSER_SERVER_IDS: [&str; 2] = ["cursor-browser-extension", "cursor-ide-browser"];
 
 /// The composer's auto-run mode, spelled as the seed spells it. (The MCP module declares its
-/// TypeScript type through a wasm-bindgen string enum; the engine module through tsify.)
+/// TypeScript type through a wasm-bindgen string enum; the engine module through tsify; a module
+/// with both, the settings page's, through the string enum alone.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(all(target_arch = "wasm32", feature = "engine"), derive(tsify::Tsify))]
+#[cfg_attr(all(target_arch = "wasm32", feature = "engine", not(feature = "mcp")), derive(tsify::Tsify))]
 pub enum AutoRunMode {
     /// Every call asks; the allowlist is not consulted.
     AskEveryTime,

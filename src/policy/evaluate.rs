@@ -128,6 +128,10 @@ pub enum Reason {
     /// An input is longer than toolgate analyses ([`crate::limits::MAX_INPUT_BYTES`]), so it asks
     /// (or refuses, where the tool's default refuses).
     InputTooLarge,
+    /// toolgate itself failed (the wasm instance trapped), so the call asks. Set by the package's
+    /// JavaScript wrapper (`js/resilient/`), which re-instantiates the module; the core never
+    /// decides with it.
+    InternalError,
 }
 
 /// Where a default came from.

@@ -1,0 +1,195 @@
+// The host half of toolgate's settings page (PROTOCOL.md): answers the page's messages, validates
+// every draft again with the toolgate core before anything is persisted, and keeps the last good
+// settings in force. This file is the ES module; the package's `toolgate/settings-page/host` is its
+// CommonJS twin (host.cjs, generated), whose core defaults to the engine's Node build.
+//
+// Nothing here touches VS Code itself: `webview` is anything with VS Code's `postMessage` and
+// `onDidReceiveMessage`, `load` and `persist` are the extension's own.
+
+/** The protocol version both halves speak (`ready.protocol`, `load.protocol`). */
+const PROTOCOL_VERSION = 1;
+
+const defaultCore = null; // host.cjs: the engine's Node build
+
+// Values go into double-quoted attributes and text, so single quotes (the CSP's) stay as written.
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]);
+
+/**
+ * The page's HTML for a webview: the strict Content-Security-Policy (scripts and styles from
+ * `cspSource` only, plus 'wasm-unsafe-eval' to compile the core; no inline script or style, no
+ * `connect-src`), the stylesheet and the page's module. `scriptUri` / `styleUri` are the webview
+ * URIs of `settings-page.js` / `settings-page.css` (vscode.Uri or string).
+ */
+function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permissions', lang = 'en', storageKey } = {}) {
+  for (const [name, value] of Object.entries({ cspSource, scriptUri, styleUri })) {
+    if (value === undefined || value === null || String(value) === '') {
+      throw new TypeError(`settingsPageHtml: ${name} is required`);
+    }
+  }
+  const csp = `default-src 'none'; script-src ${cspSource} 'wasm-unsafe-eval'; style-src ${cspSource}`;
+  const key = storageKey === undefined ? '' : ` data-storage-key="${escapeHtml(storageKey)}"`;
+  return `<!doctype html>
+<html lang="${escapeHtml(lang)}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${escapeHtml(String(styleUri))}">
+<script type="module" src="${escapeHtml(String(scriptUri))}"></script>
+</head>
+<body>
+<div id="toolgate-settings"${key}><p class="tg-loading">Loading the settings…</p></div>
+</body>
+</html>
+`;
+}
+
+/** What the host's context may be: a value, or a function giving one (or a promise of one). */
+async function resolve(valueOrFunction) {
+  return typeof valueOrFunction === 'function' ? valueOrFunction() : valueOrFunction;
+}
+
+function problem(code, message) {
+  return { code, message };
+}
+
+/**
+ * Connects the settings page in `webview` to the extension: answers `ready` with `load`, and
+ * `save` with `saved` (after `persist` resolved) or `rejected` (nothing persisted).
+ *
+ * Options: `webview` ({ postMessage, onDidReceiveMessage }), `load()` → the stored settings (or a
+ * promise), `persist(settings)` → void or a promise (a throw or rejection rejects the save),
+ * `context` (the MCP catalogue, the administrator's state, workspace trust: a value or a function),
+ * `core` (toolgate's core: `validateSettings`; host.cjs defaults to the engine's Node build),
+ * `onDidSave(settings)`, `log(message, level)`.
+ */
+function createSettingsHost(options = {}) {
+  const { webview, load, persist, onDidSave, log = () => {} } = options;
+  const core = options.core ?? defaultCore;
+  if (!webview || typeof webview.postMessage !== 'function' || typeof webview.onDidReceiveMessage !== 'function') {
+    throw new TypeError('createSettingsHost: webview must have postMessage and onDidReceiveMessage');
+  }
+  if (typeof load !== 'function') throw new TypeError('createSettingsHost: load must be a function');
+  if (typeof persist !== 'function') throw new TypeError('createSettingsHost: persist must be a function');
+  if (!core || typeof core.validateSettings !== 'function') {
+    throw new TypeError('createSettingsHost: core must be toolgate\'s engine module (validateSettings)');
+  }
+
+  let lastGood; // the last settings that validated (and, after a save, were persisted)
+  let context = {};
+  let queue = Promise.resolve(); // saves and loads run one at a time, in order
+  let disposed = false;
+
+  const post = (message) => {
+    if (disposed) return;
+    try {
+      const sent = webview.postMessage(message);
+      if (sent && typeof sent.then === 'function') sent.then(undefined, (e) => log(`postMessage failed: ${e?.message ?? e}`, 'warn'));
+    } catch (e) {
+      log(`postMessage failed: ${e?.message ?? e}`, 'warn');
+    }
+  };
+
+  /** Reads the stored settings and the context, validates them, and sends `load`. */
+  async function sendLoad() {
+    context = (await resolve(options.context)) ?? {};
+    let stored;
+    let problems = [];
+    try {
+      stored = await load();
+    } catch (e) {
+      problems = [problem('loadFailed', `The stored settings could not be read: ${e?.message ?? e}`)];
+    }
+    // `validateSettings` throws only for a malformed context: the extension's mistake, reported to it.
+    const checked = core.validateSettings(stored ?? {}, context);
+    let settings = checked.settings;
+    if (checked.ok) {
+      lastGood = checked.settings;
+    } else {
+      problems = [...problems, ...checked.errors];
+      // Unreadable settings cannot be shown; the page starts from the defaults and says why.
+      if (!settings) settings = core.validateSettings({}, context).settings;
+      log(`stored settings have ${checked.errors.length} problem(s): ${checked.errors.map((p) => p.message).join('; ')}`, 'warn');
+    }
+    post({ type: 'load', protocol: PROTOCOL_VERSION, settings, context, ...(problems.length ? { problems } : {}) });
+  }
+
+  /** Validates a draft with the core; persists it only if it has no errors. */
+  async function save(id, draft) {
+    let checked;
+    try {
+      context = (await resolve(options.context)) ?? context;
+      checked = core.validateSettings(draft, context);
+    } catch (e) {
+      // The extension's context is malformed (or unreadable): refuse, and say so to both sides.
+      log(`save ${id} could not be checked: ${e?.message ?? e}`, 'error');
+      post({ type: 'rejected', id, errors: [problem('hostError', `The extension could not check the settings: ${e?.message ?? e}`)], warnings: [] });
+      return;
+    }
+    if (!checked.ok) {
+      log(`save ${id} rejected: ${checked.errors.map((p) => `${p.path ?? ''} ${p.message}`).join('; ')}`, 'info');
+      post({ type: 'rejected', id, errors: checked.errors, warnings: checked.warnings });
+      return;
+    }
+    try {
+      await persist(checked.settings);
+    } catch (e) {
+      log(`save ${id} could not be persisted: ${e?.message ?? e}`, 'error');
+      post({ type: 'rejected', id, errors: [problem('persistFailed', `The settings could not be saved: ${e?.message ?? e}`)], warnings: [] });
+      return;
+    }
+    lastGood = checked.settings;
+    post({ type: 'saved', id, settings: checked.settings, warnings: checked.warnings });
+    try {
+      onDidSave?.(checked.settings);
+    } catch (e) {
+      log(`onDidSave threw: ${e?.message ?? e}`, 'error');
+    }
+  }
+
+  const enqueue = (task) => {
+    const run = queue.then(task).catch((e) => log(`settings host: ${e?.stack ?? e}`, 'error'));
+    queue = run;
+    return run;
+  };
+
+  const subscription = webview.onDidReceiveMessage((message) => {
+    if (disposed || !message || typeof message !== 'object') return;
+    if (message.type === 'ready') {
+      if (message.protocol !== PROTOCOL_VERSION) log(`the page speaks protocol ${message.protocol}, the host ${PROTOCOL_VERSION}`, 'warn');
+      enqueue(sendLoad);
+    } else if (message.type === 'save') {
+      const id = Number.isSafeInteger(message.id) ? message.id : 0;
+      enqueue(() => save(id, message.settings));
+    } else {
+      log(`ignored a message of type ${JSON.stringify(message.type)}`, 'info');
+    }
+  });
+
+  return {
+    /** The last settings that validated: what the extension should decide with. */
+    get settings() {
+      return lastGood;
+    },
+    /** The context last sent to the page. */
+    get context() {
+      return context;
+    },
+    /** Re-reads the settings and the context and sends `load` (settings or admin state changed outside the page). */
+    refresh: () => enqueue(sendLoad),
+    /** Resolves when every message received so far has been handled. */
+    idle: () => queue,
+    /** Stops listening; later messages are ignored. */
+    dispose() {
+      disposed = true;
+      subscription?.dispose?.();
+    },
+  };
+}
+
+/** `createSettingsHost` under the name the protocol uses for VS Code panels. */
+const attachSettingsPage = (options) => createSettingsHost(options);
+
+export { PROTOCOL_VERSION, createSettingsHost, attachSettingsPage, settingsPageHtml };

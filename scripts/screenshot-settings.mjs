@@ -1,0 +1,40 @@
+// Screenshots of the settings page for the docs (docs/settings-page.png, docs/settings-page-dark.png):
+// the `npm start` stand-in in headless Chromium, light and dark, after a few edits that show the
+// page's feedback (an invalid regex marked at its column, a decision with its permission buttons).
+// Run after `npm run build`: node scripts/screenshot-settings.mjs [outdir]
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from './serve.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = process.argv[2] ?? join(root, 'docs');
+mkdirSync(out, { recursive: true });
+
+const server = await startServer(0);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  for (const [theme, file] of [['light', 'settings-page.png'], ['dark', 'settings-page-dark.png']]) {
+    // Tall enough that nothing scrolls: the sticky header stays where it belongs.
+    const context = await browser.newContext({ viewport: { width: 1040, height: 2600 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    await page.goto(`http://127.0.0.1:${server.address().port}/settings.html?theme=${theme}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.selectOption('#tg-rules-tool', 'edit_file');
+    await page.fill('#tg-rule-alwaysAllow-0', '^src/(main');
+    await page.fill('#tg-try-input-0', 'git status && cargo build --release');
+    await page.waitForFunction(() => document.querySelector('.tg-caret') && document.querySelector('#tg-try-items'));
+    await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+    if (process.env.FULL) await page.screenshot({ path: join(out, file.replace('.png', '-full.png')), fullPage: true });
+    const top = await page.locator('#toolgate-settings').boundingBox();
+    const end = await page.locator('#tg-try').boundingBox();
+    await page.screenshot({ path: join(out, file), clip: { x: 0, y: top.y, width: 1040, height: end.y + end.height - top.y + 16 } });
+    await context.close();
+    console.log(`wrote ${join(out, file)}`);
+  }
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,334 @@
+// The settings page in headless Chromium under the webview's strict CSP:
+//   - www/settings.html, the `npm start` page, with its in-page stand-in host (host.mjs over the
+//     page's own wasm module; drafts in local storage);
+//   - the page as an extension serves it — settingsPageHtml's HTML, VS Code's acquireVsCodeApi
+//     (with getState/setState) injected before the page runs — talking to the Node host half
+//     over the engine's Node build.
+// Every wait is bounded.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const require = createRequire(import.meta.url);
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'pkg');
+const { createSettingsHost, settingsPageHtml } = require(join(pkg, 'settings-page', 'host.cjs'));
+
+const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const WAIT = { timeout: 10000 };
+let server, browser, origin;
+
+before(async () => {
+  server = await startServer(0);
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** A fresh page that records console errors, page errors and CSP violations. */
+async function newPage(context) {
+  const page = await (context ?? browser).newPage({ viewport: { width: 1100, height: 900 } });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (globalThis.__cspViolations ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  page.setDefaultTimeout(WAIT.timeout);
+  return { page, problems };
+}
+
+async function openStandin(query = '') {
+  const context = await browser.newContext();
+  const { page, problems } = await newPage(context);
+  await page.goto(`${origin}/settings.html${query}`);
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  return { page, problems, context };
+}
+
+const violations = (page) => page.evaluate(() => globalThis.__cspViolations ?? []);
+/** The problems shown in the slot of `path` (the element with that data-path, or its problem list). */
+const problemsAt = (page, selector) => page.locator(`${selector} .tg-problem`).allTextContents();
+const waitForText = (page, selector, pattern) => page.waitForFunction(
+  ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''), [selector, pattern.source], WAIT);
+
+test('the stand-in page loads under exactly the strict CSP with no violation and shows every section', async () => {
+  const { page, problems, context } = await openStandin();
+  assert.equal(await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'), STRICT_CSP);
+  for (const id of ['tg-mcp', 'tg-rules', 'tg-try', 'tg-roo', 'tg-gasoline']) assert.ok(await page.isVisible(`#${id}`), id);
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'false', 'drawing the page changes nothing');
+  assert.equal(await page.getAttribute('#tg-save', 'disabled'), null);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  // No inline style anywhere in the page the script built.
+  assert.equal(await page.locator('[style]').count(), 0);
+  await context.close();
+});
+
+test('MCP allowlist: each entry shows its exact problem as you type, and the new-entry field is checked as typed', async () => {
+  const { page, problems, context } = await openStandin();
+  // The sample list: 'github:create_issue' (#3) is covered by 'github:*'; 'jira create_ticket' (#4) is invalid.
+  assert.match((await problemsAt(page, '[data-path="mcp.mcpAllowedTools[2]"]')).join(), /Warning "github:create_issue" is already allowed by "github:\*" \(entry 1\)/);
+  assert.match((await problemsAt(page, '[data-path="mcp.mcpAllowedTools[3]"]')).join(), /Error "jira create_ticket" is not a valid entry: entry must have the form server:tool/);
+  assert.equal(await page.getAttribute('#tg-mcp-entry-3', 'aria-invalid'), 'true');
+  await page.fill('#tg-mcp-entry-3', 'jira:create_ticket');
+  await page.waitForFunction(() => !document.querySelector('[data-path="mcp.mcpAllowedTools[3]"] .tg-problem'), null, WAIT);
+  assert.equal(await page.getAttribute('#tg-mcp-entry-3', 'aria-invalid'), null);
+  await page.fill('#tg-mcp-new', 'a:b:c');
+  await waitForText(page, '#tg-mcp-new-problems', /Error entry must have exactly one ':' between server and tool \(found 2\)/);
+  await page.fill('#tg-mcp-new', 'docs:*');
+  await page.waitForFunction(() => document.querySelector('#tg-mcp-new-problems').textContent === '', null, WAIT);
+  await page.click('#tg-mcp-add');
+  assert.equal(await page.inputValue('#tg-mcp-entry-4'), 'docs:*');
+  // docs:search is now covered by the new wildcard.
+  await waitForText(page, '[data-path="mcp.mcpAllowedTools[1]"]', /already allowed by "docs:\*"/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('admin control: the banner says the user\'s list is ignored and the admin\'s list is shown read-only', async () => {
+  const { page, problems, context } = await openStandin();
+  assert.equal(await page.isVisible('#tg-admin-banner'), false);
+  await page.check('#standin-admin');
+  await page.waitForSelector('#tg-admin-banner', WAIT);
+  assert.match(await page.textContent('#tg-admin-banner'), /Your allowlist below is ignored/);
+  assert.deepEqual(await page.locator('#tg-admin-list code').allTextContents(), ['docs:*', 'github:list_issues']);
+  assert.equal(await page.locator('#tg-admin-list input').count(), 0, 'read-only');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('tool rules: an invalid regex is marked at the character where it goes wrong, per layer; the managed layer is read-only', async () => {
+  const { page, problems, context } = await openStandin();
+  await page.fill('#tg-rule-alwaysAllow-0', '^git (status');
+  const slot = '[data-path="rules.user.tools.terminal.alwaysAllow[0]"]';
+  await waitForText(page, slot, /is not a valid pattern at column 6/);
+  assert.equal(await page.textContent(`${slot} .tg-caret mark`), '(');
+  assert.equal(await page.getAttribute(`${slot} .tg-caret`, 'aria-label'), 'at column 6');
+  assert.equal(await page.getAttribute('#tg-rule-alwaysAllow-0', 'aria-invalid'), 'true');
+  // The project layer has its own rules; the managed layer cannot be edited.
+  await page.selectOption('#tg-rules-layer', 'project');
+  assert.equal(await page.inputValue('#tg-rule-alwaysAllow-0'), '^make\\b');
+  assert.match(await page.textContent('#tg-rules'), /Problems in other layers|rules\.user\.tools\.terminal\.alwaysAllow\[0\]/);
+  await page.selectOption('#tg-rules-layer', 'managed');
+  assert.equal(await page.getAttribute('#tg-rule-alwaysDeny-0', 'readonly'), '');
+  assert.equal(await page.locator('#tg-add-alwaysDeny').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('try a call: per sub-command verdicts with rule and layer; a permission button changes the draft and the next decision', async () => {
+  const { page, problems, context } = await openStandin();
+  await page.fill('#tg-try-input-0', 'git status && cargo build --release');
+  await waitForText(page, '#tg-try-items', /git status/);
+  assert.equal(await page.textContent('#tg-try-verdict'), 'Asks first');
+  const rows = await page.locator('#tg-try-items tbody tr').allInnerTexts();
+  assert.equal(rows.length, 2);
+  assert.ok(rows.some((r) => /^git status\s+allowed\s+\^git\\s\+\(status\|log\|diff\)\\b \(Always allow #1\)\s+user$/.test(r)), rows.join('\n'));
+  assert.ok(rows.some((r) => /^cargo build --release\s+not covered/.test(r)), rows.join('\n'));
+  await page.click('#tg-try-options button:has-text("Always allow `cargo build`")');
+  await waitForText(page, '#tg-try-verdict', /Runs without asking/);
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'true');
+  // The rule is in the user's terminal rules now.
+  assert.equal(await page.inputValue('#tg-rule-alwaysAllow-2'), '^cargo\\s+build(\\s|$)');
+  await page.fill('#tg-try-input-0', 'cargo publish');
+  await waitForText(page, '#tg-try-verdict', /Asks first/);
+  // The managed layer's deny rule decides, naming its layer.
+  await page.fill('#tg-try-input-0', 'ls && sudo rm -rf build');
+  await waitForText(page, '#tg-try-verdict', /Refused/);
+  assert.match(await page.textContent('#tg-try-rule'), /\^sudo\\b.*in the managed layer/);
+  // Cursor's MCP decision, with "Add to allowlist".
+  await page.selectOption('#tg-try-tool', '__cursor_mcp__');
+  await page.fill('#tg-try-input-0', 'linear');
+  await page.fill('#tg-try-input-1', 'create_issue');
+  await waitForText(page, '#tg-try-verdict', /Asks first/);
+  await page.click('#tg-try-options button:has-text("Add linear:create_issue to the allowlist")');
+  await waitForText(page, '#tg-try-verdict', /Runs without asking/);
+  assert.ok((await page.locator('#tg-mcp-entries input').evaluateAll((els) => els.map((e) => e.value))).includes('linear:create_issue'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('roo: conflicts are errors and unknown names warnings at their row; the preview follows defaultEnabled', async () => {
+  const { page, problems, context } = await openStandin();
+  // Mode "code": admin-server is disallowed (and off by default), github:delete_repo disallowed.
+  assert.deepEqual(await page.locator('#tg-roo-preview > ul > li > code').allTextContents(), ['github', 'docs', 'jira']);
+  assert.ok(!(await page.textContent('#tg-roo-preview')).includes('delete_repo'));
+  await page.check('#tg-roo-allowedServers--admin-server');
+  await page.waitForSelector('#tg-roo-table .tg-problem.tg-error', WAIT);
+  assert.match(await page.textContent('#tg-roo-table .tg-problem.tg-error'), /server "admin-server" is both allowed and disallowed; disallowed wins/);
+  await page.fill('#tg-roo-name', 'ghost');
+  await page.press('#tg-roo-name', 'Enter');
+  await waitForText(page, '#tg-roo-table', /server "ghost" is not configured/);
+  await page.uncheck('#tg-roo-disallowedServers--admin-server');
+  await page.waitForFunction(() => !document.querySelector('#tg-roo-table .tg-problem.tg-error'), null, WAIT);
+  // Allowed servers now: admin-server and ghost only; the preview describes admin-server's tools.
+  await waitForText(page, '#tg-roo-preview', /admin-server/);
+  assert.deepEqual(await page.locator('#tg-roo-preview > ul > li > code').allTextContents(), ['admin-server']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('gasoline: YAML errors at their line and column, the line marked; the summary the server would report', async () => {
+  const { page, problems, context } = await openStandin();
+  assert.match(await page.textContent('#tg-gasoline-summary'), /Allowlist enabled, 3 tools\/actions permitted/);
+  await page.fill('#tg-gasoline-yaml', 'allowed_tools:\n  - observe.*\n  - "obs*.x"\n');
+  await page.waitForSelector('#tg-gasoline .tg-problem.tg-error', WAIT);
+  assert.match(await page.textContent('#tg-gasoline .tg-problem'), /Go to line 3, column 5/);
+  assert.equal(await page.textContent('#tg-gasoline .tg-bad-line'), '▶ 3');
+  await page.click('#tg-gasoline button:has-text("Go to line 3")');
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.id, document.activeElement.selectionStart]), ['tg-gasoline-yaml', 33]);
+  await page.fill('#tg-gasoline-yaml', 'allowed_tools:\n  - observe.*\n');
+  await waitForText(page, '#tg-gasoline-summary', /Allowlist enabled, 1 tools\/actions permitted/);
+  assert.equal(await page.locator('#tg-gasoline .tg-bad-line').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('saving: a draft with errors is rejected by the host half and not persisted; a valid one is', async () => {
+  const { page, problems, context } = await openStandin();
+  const stored = () => page.evaluate(() => JSON.parse(localStorage.getItem('toolgate.standin.saved')));
+  assert.equal(await stored(), null);
+  await page.click('#tg-save'); // the sample has an invalid entry
+  await waitForText(page, '#tg-status', /Not saved: 1 error\(s\) — mcp\.mcpAllowedTools\[3\]/);
+  assert.equal(await stored(), null, 'persist was not called');
+  assert.match(await page.textContent('#standin-log'), /save 1 rejected/);
+  await page.fill('#tg-mcp-entry-3', 'jira:create_ticket');
+  await page.click('#tg-save');
+  await waitForText(page, '#tg-status', /^Saved\./);
+  assert.deepEqual((await stored()).mcp.mcpAllowedTools, ['github:*', 'docs:search', 'github:create_issue', 'jira:create_ticket']);
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'false');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('drafts survive a reload (local storage outside VS Code), and can be discarded', async () => {
+  const { page, problems, context } = await openStandin();
+  await page.fill('#tg-mcp-new', 'notion:search');
+  await page.press('#tg-mcp-new', 'Enter');
+  await page.fill('#tg-gasoline-yaml', 'allowed_tools:\n  - "*"\n');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('toolgate.standin.draft') ?? '{}').draft?.gasoline.yaml.includes('"*"'), null, WAIT);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  assert.equal(await page.inputValue('#tg-mcp-entry-4'), 'notion:search');
+  assert.equal(await page.inputValue('#tg-gasoline-yaml'), 'allowed_tools:\n  - "*"\n');
+  assert.match(await page.textContent('#tg-status'), /Your unsaved changes were restored/);
+  await page.click('#tg-discard');
+  assert.equal(await page.locator('#tg-mcp-entry-4').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('keyboard only: Tab to the new-entry field, type, Enter adds it; focus stays visible', async () => {
+  const { page, problems, context } = await openStandin();
+  await page.focus('body');
+  let steps = 0;
+  while (await page.evaluate(() => document.activeElement?.id) !== 'tg-mcp-new') {
+    await page.keyboard.press('Tab');
+    assert.ok(++steps < 80, 'the new-entry field is reachable with Tab');
+  }
+  assert.notEqual(await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle), 'none');
+  await page.keyboard.type('linear:create_issue');
+  await page.keyboard.press('Enter');
+  await waitForText(page, '#tg-mcp-new-problems', /Added linear:create_issue/);
+  assert.equal(await page.inputValue('#tg-mcp-entry-4'), 'linear:create_issue');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tg-mcp-new', 'focus stays in the field for the next entry');
+  // Tab to "Add", Shift+Tab back: the Add button is a real button, reachable and labelled.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tg-mcp-add');
+  // Every control in the page has a label.
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('#toolgate-settings input, #toolgate-settings select, #toolgate-settings textarea')]
+    .filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.id || el.outerHTML));
+  assert.deepEqual(unlabelled, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// As an extension embeds it: settingsPageHtml's page, VS Code's API injected, the Node host half.
+
+/** A webview whose other end is the page: the host half sees VS Code's Webview members. */
+function bridge(page) {
+  const listeners = [];
+  return {
+    postMessage: (message) => page.evaluate((m) => window.postMessage(m, '*'), JSON.parse(JSON.stringify(message))).then(() => true),
+    onDidReceiveMessage: (listener) => { listeners.push(listener); return { dispose: () => listeners.splice(listeners.indexOf(listener), 1) }; },
+    deliver: (message) => { for (const l of listeners) l(message); },
+  };
+}
+
+test('embedded as an extension does it: strict CSP from settingsPageHtml, VS Code state for drafts, the Node host half validates and persists', async () => {
+  const { page, problems } = await newPage();
+  const webview = bridge(page);
+  const persisted = [];
+  let stored = { mcp: { mcpAllowedTools: ['github:*'] } };
+  const host = createSettingsHost({
+    webview,
+    load: () => stored,
+    persist: (settings) => { persisted.push(settings); stored = settings; },
+    context: { catalogue: { servers: [{ name: 'github', tools: [{ name: 'create_issue' }] }] } },
+  });
+  await page.exposeFunction('__toolgateToHost', (message) => webview.deliver(message));
+  // What VS Code injects into every webview: acquireVsCodeApi, callable once, with state that survives reloads.
+  await page.addInitScript(() => {
+    let acquired = false;
+    globalThis.acquireVsCodeApi = () => {
+      if (acquired) throw new Error('already acquired');
+      acquired = true;
+      return {
+        postMessage: (m) => globalThis.__toolgateToHost(JSON.parse(JSON.stringify(m))),
+        getState: () => JSON.parse(sessionStorage.getItem('vscode-state') ?? 'null') ?? undefined,
+        setState: (s) => { sessionStorage.setItem('vscode-state', JSON.stringify(s ?? null)); return s; },
+      };
+    };
+  });
+  const html = settingsPageHtml({ cspSource: origin, scriptUri: `${origin}/pkg/settings-page/settings-page.js`, styleUri: `${origin}/pkg/settings-page/settings-page.css` });
+  await page.route(`${origin}/webview.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`${origin}/webview.html`);
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  assert.equal(await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'),
+    `default-src 'none'; script-src ${origin} 'wasm-unsafe-eval'; style-src ${origin}`);
+  assert.deepEqual(await page.locator('#tg-mcp-entries input').evaluateAll((els) => els.map((e) => e.value)), ['github:*']);
+
+  // An invalid entry: shown in the page, rejected by the host half, never persisted.
+  await page.fill('#tg-mcp-new', 'docs:search');
+  await page.press('#tg-mcp-new', 'Enter');
+  await page.fill('#tg-mcp-entry-1', 'docs: ');
+  await waitForText(page, '[data-path="mcp.mcpAllowedTools[1]"]', /must not be only whitespace|only whitespace/);
+  await page.click('#tg-save');
+  await waitForText(page, '#tg-status', /Not saved/);
+  await host.idle();
+  assert.equal(persisted.length, 0);
+  assert.deepEqual(host.settings.mcp.mcpAllowedTools, ['github:*'], 'the last good settings stay in force');
+
+  // The draft is kept in VS Code's state: it survives the panel being reloaded.
+  await page.waitForFunction(() => JSON.parse(sessionStorage.getItem('vscode-state') ?? 'null')?.draft?.mcp.mcpAllowedTools[1] === 'docs: ', null, WAIT);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  assert.equal(await page.inputValue('#tg-mcp-entry-1'), 'docs: ');
+  assert.match(await page.textContent('#tg-status'), /restored/);
+
+  // Fixed and saved: persisted through the host half, and the page agrees it is saved.
+  await page.fill('#tg-mcp-entry-1', 'docs:search');
+  await page.click('#tg-save');
+  await waitForText(page, '#tg-status', /^Saved\./);
+  await host.idle();
+  assert.equal(persisted.length, 1);
+  assert.deepEqual(host.settings.mcp.mcpAllowedTools, ['github:*', 'docs:search']);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  host.dispose();
+  await page.close();
+});

@@ -1,0 +1,131 @@
+// The stand-in host of `npm start`: plays the extension host for the settings page in a plain
+// browser. It provides `acquireVsCodeApi()` as VS Code does (with postMessage only, so the page
+// keeps its drafts in local storage), answers the page with toolgate's own host half (host.mjs,
+// the same code as `toolgate/settings-page/host`) over the page's wasm module, and "persists" to
+// local storage. Its controls change the administrator's state and the theme.
+import { createSettingsHost } from '/pkg/settings-page/host.mjs';
+
+const SAVED_KEY = 'toolgate.standin.saved';
+const $ = (id) => document.getElementById(id);
+
+export const sampleSettings = {
+  mcp: {
+    mode: 'yolo',
+    mcpAllowedTools: ['github:*', 'docs:search', 'github:create_issue', 'jira create_ticket'],
+    mcpToolsProtection: false,
+    playwrightProtection: true,
+  },
+  rules: {
+    user: {
+      tools: {
+        terminal: {
+          alwaysAllow: [{ pattern: '^git\\s+(status|log|diff)\\b' }, { pattern: '^ls\\b' }],
+          alwaysConfirm: [{ pattern: '^git\\s+push' }],
+          alwaysDeny: [{ pattern: '^curl\\b.*\\|\\s*sh' }],
+        },
+        edit_file: { alwaysAllow: [{ pattern: '^src/' }], alwaysDeny: [{ pattern: '\\.env($|\\.)' }] },
+        fetch: { alwaysAllow: [{ pattern: '^https?://docs\\.rs(?:[:/?#]|$)' }] },
+      },
+    },
+    project: { tools: { terminal: { alwaysAllow: [{ pattern: '^make\\b' }] } } },
+  },
+  roo: {
+    modes: [
+      { slug: 'code', mcpRestrictions: { disallowedServers: ['admin-server'], disallowedTools: [{ serverName: 'github', toolName: 'delete_repo' }] } },
+      { slug: 'architect', mcpRestrictions: { allowedServers: ['docs'] } },
+    ],
+  },
+  gasoline: { yaml: '# Gasoline allowlist\nallowed_tools:\n  - "observe.*"\n  - "generate.reproduction"\n  - "interact.navigate"\n' },
+};
+
+export const sampleCatalogue = {
+  servers: [
+    { name: 'github', tools: [{ name: 'create_issue' }, { name: 'list_issues' }, { name: 'delete_repo' }] },
+    { name: 'docs', tools: [{ name: 'search' }, { name: 'fetch_page' }] },
+    { name: 'jira', tools: [{ name: 'create_ticket' }] },
+    { name: 'admin-server', defaultEnabled: false, tools: [{ name: 'drop_db' }, { name: 'list_users' }] },
+  ],
+};
+
+const managedLayer = { tools: { terminal: { alwaysDeny: [{ pattern: '^sudo\\b' }], alwaysConfirm: [{ pattern: '^npm\\s+publish\\b' }] } } };
+
+function log(message) {
+  const list = $('standin-log');
+  if (!list) return;
+  list.append(Object.assign(document.createElement('li'), { textContent: message }));
+  list.scrollTop = list.scrollHeight;
+}
+
+let hostListener = null;
+const waiting = []; // messages the page sends before the host half listens
+const deliver = (message) => (hostListener ? hostListener(message) : waiting.push(message));
+
+// VS Code injects acquireVsCodeApi into a webview; this is its stand-in (callable once, as there).
+let acquired = false;
+globalThis.acquireVsCodeApi = () => {
+  if (acquired) throw new Error('An instance of the VS Code API has already been acquired');
+  acquired = true;
+  return Object.freeze({ postMessage: (message) => deliver(structuredClone(message)) });
+};
+
+/** The webview as the host half sees it. */
+const webview = {
+  postMessage: (message) => { window.postMessage(structuredClone(message), window.location.origin); return Promise.resolve(true); },
+  onDidReceiveMessage: (listener) => {
+    hostListener = listener;
+    for (const message of waiting.splice(0)) listener(message);
+    return { dispose: () => { hostListener = null; } };
+  },
+};
+
+const context = () => ({
+  catalogue: sampleCatalogue,
+  admin: {
+    mcp: {
+      isAdminControlled: $('standin-admin').checked,
+      isDisabledByAdmin: $('standin-disabled').checked,
+      adminMcpAllowedTools: $('standin-admin').checked ? ['docs:*', 'github:list_issues'] : [],
+    },
+    ...($('standin-managed').checked ? { managed: managedLayer } : {}),
+  },
+  projectTrusted: $('standin-trusted').checked,
+});
+
+async function start() {
+  const { loadCore } = await import('/pkg/settings-page/settings-page.js');
+  const core = await import('/pkg/settings-page/toolgate_settings.js');
+  await loadCore();
+  const host = createSettingsHost({
+    core,
+    webview,
+    load: () => JSON.parse(localStorage.getItem(SAVED_KEY) ?? 'null') ?? sampleSettings,
+    persist: (settings) => {
+      localStorage.setItem(SAVED_KEY, JSON.stringify(settings));
+      log(`persisted (${settings.mcp.mcpAllowedTools.length} MCP entries)`);
+    },
+    context,
+    log: (message, level) => log(`${level}: ${message}`),
+  });
+  globalThis.toolgateStandin = { host, log, sampleSettings, sampleCatalogue };
+  for (const id of ['standin-admin', 'standin-disabled', 'standin-managed', 'standin-trusted']) {
+    $(id).addEventListener('change', () => { log(`context changed: ${id.slice(8)}`); host.refresh(); });
+  }
+  $('standin-reset').addEventListener('click', () => {
+    localStorage.removeItem(SAVED_KEY);
+    localStorage.removeItem('toolgate.standin.draft');
+    log('stored settings reset to the sample');
+    host.refresh();
+  });
+}
+
+const theme = $('standin-theme');
+const applyTheme = () => {
+  document.body.classList.remove('vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light');
+  document.body.classList.add(theme.value);
+};
+const requested = new URLSearchParams(window.location.search).get('theme');
+if (requested) theme.value = `vscode-${requested}`;
+theme.addEventListener('change', applyTheme);
+applyTheme();
+
+start().catch((e) => log(`the stand-in host failed: ${e?.message ?? e}`));
