@@ -11,6 +11,7 @@
 
 use crate::cursor::{self, review::Allowlists, AutoRunSettings, FileOperation, Review, ReviewKind, ReviewOption, ReviewRequest};
 use crate::gasoline::{GasolineAllowlist, GasolineError};
+use crate::import::{ExportResult, ImportContext, ImportResult, ImportSource, PeerFormat};
 use crate::input::InputError;
 use crate::mcp::{self, AutoRunMode, EntryError, McpSettings, NameError, NameKind};
 use crate::policy::{Call, Decision, HookResult, InvalidPattern, PermissionOption, Policy, PolicySpec, SettingsChange};
@@ -122,9 +123,37 @@ pub fn policy_problems(policy: &Policy) -> Vec<Problem> {
     policy.invalid_patterns().iter().map(|bad| invalid_rule_problem(policy.spec(), bad)).collect()
 }
 
+/// Lints a policy spec: `{ ok, findings }`, `ok` when no finding is an error. Each finding has a
+/// stable `code`, a `severity`, the rule's `path` in the spec (as a [`Problem`]'s) and a message.
+pub fn lint(spec: PolicySpec) -> crate::lint::LintReport {
+    crate::lint::lint(spec)
+}
+
+/// The lint findings of a compiled policy (its rules and their failing examples).
+pub fn policy_findings(policy: &Policy) -> Vec<crate::lint::Finding> {
+    crate::lint::lint_policy(policy)
+}
+
 /// The policy Zed applies for these settings files.
 pub fn zed_policy(sources: &ZedSources) -> Answer<PolicySpec> {
     zed::policy_from_sources(sources).map_err(|e| vec![Problem::from(&e)])
+}
+
+impl From<&crate::import::ImportError> for Problem {
+    fn from(e: &crate::import::ImportError) -> Self {
+        Problem { code: e.code.into(), message: e.message.clone(), path: e.path.clone(), line: e.line, column: e.column }
+    }
+}
+
+/// Another agent's rules (Claude Code, Codex, VS Code, Cursor, Gemini CLI) read into one policy, with a
+/// report of what every source rule became and how faithfully.
+pub fn import_policy(format: PeerFormat, sources: &[ImportSource], context: &ImportContext) -> Answer<ImportResult> {
+    crate::import::import(format, sources, context).map_err(|errors| errors.iter().map(Problem::from).collect())
+}
+
+/// A policy written in another agent's format, with a report of what could not be said.
+pub fn export_policy(format: PeerFormat, spec: &PolicySpec, context: &ImportContext) -> ExportResult {
+    crate::import::export(format, spec, context)
 }
 
 /// A Gasoline allowlist from YAML text.
@@ -331,6 +360,8 @@ pub fn call_json(function: &str, args: &[Value]) -> Result<Value, String> {
             to_value::<Decision>(&policy.decide_call(&call))
         }
         "Policy.problems" => to_value(&policy_problems(&Policy::new(arg(args, 0, "spec")?))),
+        "Policy.findings" => to_value(&policy_findings(&Policy::new(arg(args, 0, "spec")?))),
+        "lint" => to_value(&lint(arg(args, 0, "spec")?)),
         "Policy.permissionOptions" => {
             let policy = Policy::new(arg(args, 0, "spec")?);
             let inputs = input_list(args.get(2).cloned().unwrap_or(Value::Null))?;
@@ -368,6 +399,27 @@ pub fn call_json(function: &str, args: &[Value]) -> Result<Value, String> {
         "validateName" => Ok(answer_json(&check_name(&arg::<String>(args, 0, "name")?, arg(args, 1, "kind")?))),
         "parseEntry" => Ok(answer_json(&parse_entry(&arg::<String>(args, 0, "entry")?))),
         "formatEntry" => Ok(answer_json(&format_entry(&arg::<String>(args, 0, "serverId")?, &arg::<String>(args, 1, "toolName")?))),
+        "validateSettings" => {
+            // The draft is data from a webview: whatever it is, the answer says what is wrong with it.
+            let draft = args.first().map(Value::to_string).unwrap_or_else(|| "null".into());
+            let context: Option<crate::settings::PageContext> = arg(args, 1, "context")?;
+            to_value(&crate::settings::validate_json(&draft, &context.unwrap_or_default()))
+        }
+        "applySettingsChange" => {
+            let answer =
+                crate::settings::apply_change(&arg(args, 0, "settings")?, &arg(args, 1, "change")?).map(|s| json!({ "settings": s }));
+            Ok(answer_json(&answer))
+        }
+        "importPolicy" => {
+            let context: Option<ImportContext> = arg(args, 2, "context")?;
+            let answer =
+                import_policy(arg(args, 0, "format")?, &arg::<Vec<ImportSource>>(args, 1, "sources")?, &context.unwrap_or_default());
+            Ok(answer_json(&answer))
+        }
+        "exportPolicy" => {
+            let context: Option<ImportContext> = arg(args, 2, "context")?;
+            to_value(&export_policy(arg(args, 0, "format")?, &arg(args, 1, "spec")?, &context.unwrap_or_default()))
+        }
         other => Err(format!("unknown function {other}")),
     }
 }
@@ -393,6 +445,25 @@ mod tests {
     fn a_success_is_the_value_with_ok_true() {
         assert_eq!(answer_json(&parse_entry("github:*")), json!({ "ok": true, "serverId": "github", "toolName": "*" }));
         assert_eq!(answer_json(&check_name("github", Some(NameKind::Server))), json!({ "ok": true }));
+    }
+
+    #[test]
+    fn lint_answers_ok_and_findings_with_paths() {
+        let spec = json!({ "layers": [{ "name": "user", "tools": { "terminal": {
+            "alwaysAllow": [{ "pattern": "^git\\b" }, { "pattern": "(" }] } } }] });
+        let answer = call_json("lint", std::slice::from_ref(&spec)).unwrap();
+        assert_eq!(answer["ok"], json!(false));
+        let findings = answer["findings"].as_array().unwrap();
+        assert_eq!(findings[0]["code"], json!("broadAllow"));
+        assert_eq!(findings[0]["severity"], json!("warning"));
+        assert_eq!(findings[0]["input"], json!("git push --force"));
+        assert_eq!(findings[1]["code"], json!("invalidPattern"));
+        assert_eq!(findings[1]["path"], json!("layers[0].tools.terminal.alwaysAllow[1]"));
+        assert_eq!(findings[1]["column"], json!(1));
+        assert_eq!(call_json("Policy.findings", &[spec]).unwrap(), answer["findings"]);
+        let clean = call_json("lint", &[json!({ "presets": ["readOnlyCommands", "dangerousCommands"] })]).unwrap();
+        assert_eq!(clean, json!({ "ok": true, "findings": [] }));
+        assert!(call_json("lint", &[json!({ "layers": 3 })]).is_err());
     }
 
     #[test]

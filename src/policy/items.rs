@@ -78,7 +78,11 @@ impl ItemVerdict {
 
     /// What rules are matched against.
     pub(crate) fn subject(&self) -> Subject<'_> {
-        Subject { text: &self.text, pair: self.pair.as_ref().map(|(a, b)| (a.as_str(), b.as_str())) }
+        Subject {
+            text: &self.text,
+            pair: self.pair.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
+            words: self.name.as_deref().map(|name| (name, self.args.as_slice())),
+        }
     }
 
     /// The command without its leading assignments (`git log` for `PAGER=x git log`).

@@ -3,19 +3,22 @@
 //! A policy has a *catalogue* (what each tool's input is: a shell command, a path, two paths, a
 //! URL, a query, an MCP call, or opaque text), ordered *layers* of per-tool rules (each rule one
 //! of a few matcher kinds: regex, command prefix, MCP entry, Gasoline `tool.action`), ordered
-//! *gates* (a condition and the outcome it forces), and *defaults*. The evaluator turns a call
-//! into items by its input kind, runs the gates in order — the standard order is hard-coded
+//! *gates* (a condition and the outcome it forces), and *defaults*. Rules imported from other
+//! agents' formats add four kinds (see [`matchers`]): command glob, token prefix, path pattern,
+//! domain glob. The evaluator turns a call into items by its input kind, runs the gates in order — the standard order is hard-coded
 //! denials > invalid rules > deny rules > confirm rules > allow rules — and falls back to the
 //! tool's default, then the global one. It never looks at a tool's name to decide how to read
 //! its input: that is the catalogue's job.
 
 pub mod catalogue;
 mod evaluate;
+pub mod examples;
 mod gates;
 mod hardcoded;
 mod items;
 mod literal_program;
 mod literal_sieve;
+pub mod matchers;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;
@@ -25,6 +28,7 @@ mod trust;
 
 pub use catalogue::{CatalogueName, InputKind};
 pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE};
+pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};
 pub use items::{ItemKind, ItemVerdict};
 pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, Suggestion, SuggestionForm};
@@ -89,6 +93,14 @@ pub enum LayerKind {
 /// - `prefix`: a command prefix matched on word boundaries (`git` covers `git log`, not `gitx`).
 /// - `mcp`: an MCP allowlist entry `server:tool`, either side `*`, exact and case-sensitive.
 /// - `toolAction`: a Gasoline pattern `*`, `tool.*` or `tool.action`, case-insensitive.
+/// - `glob`: a command glob (Claude Code's `Bash(…)`): `*` is any text, spaces included; a
+///   trailing ` *` that is the only `*` also matches the bare command; a trailing `:*` is ` *`.
+/// - `tokens`: a token prefix (Codex's `prefix_rule`): positions separated by spaces,
+///   alternatives by `|` (`git status|log`), matched against the command's unquoted words.
+/// - `path` (+ `root`): a gitignore-style path pattern (`*`, `?`, `[…]`, `**`), absolute or
+///   relative to `root`, the absolute directory relative call paths are resolved against.
+/// - `domain`: a domain glob matched against a URL's host (`*.example.com`: any subdomain, not
+///   the apex; another `*` stays within a label; case-insensitive).
 ///
 /// A rule with none or several of them is invalid: it is reported and fails closed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +122,28 @@ pub struct RuleSpec {
     /// A Gasoline `tool.action` pattern.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_action: Option<String>,
+    /// A command glob (Claude Code's `Bash(…)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glob: Option<String>,
+    /// A token prefix with alternatives (Codex's `prefix_rule`): `git status|log`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<String>,
+    /// A gitignore-style path pattern.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// For `path`: the absolute directory a relative pattern and relative call paths are read
+    /// against (the working directory). Without it, an absolute pattern never meets a relative
+    /// path: an allow rule does not match, a deny or confirm rule does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+    /// A domain glob for URLs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// Calls the rule must and must not decide, checked when the policy is built
+    /// ([`Policy::example_failures`]).
+    #[serde(default, skip_serializing_if = "RuleExamples::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub examples: RuleExamples,
 }
 
 impl RuleSpec {
@@ -133,9 +167,32 @@ impl RuleSpec {
         RuleSpec { tool_action: Some(pattern.into()), ..RuleSpec::default() }
     }
 
+    /// A command-glob rule.
+    pub fn glob(glob: impl Into<String>) -> Self {
+        RuleSpec { glob: Some(glob.into()), ..RuleSpec::default() }
+    }
+
+    /// A token-prefix rule (`git status|log`).
+    pub fn tokens(tokens: impl Into<String>) -> Self {
+        RuleSpec { tokens: Some(tokens.into()), ..RuleSpec::default() }
+    }
+
+    /// A path-pattern rule, relative patterns and paths read against `root`.
+    pub fn path(pattern: impl Into<String>, root: Option<String>) -> Self {
+        RuleSpec { path: Some(pattern.into()), root, ..RuleSpec::default() }
+    }
+
+    /// A domain-glob rule.
+    pub fn domain(domain: impl Into<String>) -> Self {
+        RuleSpec { domain: Some(domain.into()), ..RuleSpec::default() }
+    }
+
     /// The rule's text as a user wrote it, whatever its kind.
     pub fn text(&self) -> &str {
-        [&self.pattern, &self.prefix, &self.mcp, &self.tool_action].into_iter().find_map(|t| t.as_deref()).unwrap_or_default()
+        [&self.pattern, &self.prefix, &self.mcp, &self.tool_action, &self.glob, &self.tokens, &self.path, &self.domain]
+            .into_iter()
+            .find_map(|t| t.as_deref())
+            .unwrap_or_default()
     }
 }
 
@@ -271,6 +328,11 @@ pub struct PolicySpec {
     /// rules > deny > confirm > allow, shaped by the switches above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gates: Option<Vec<Gate>>,
+    /// Shipped rule sets included as layers of their own after `layers` (see [`crate::presets`]):
+    /// `readOnlyCommands`, `dangerousCommands`. Their rules apply to every POSIX command tool.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub presets: Vec<crate::presets::Preset>,
 }
 
 fn confirm() -> Outcome {
@@ -290,6 +352,7 @@ impl Default for PolicySpec {
             tool_kinds: BTreeMap::new(),
             suggest: SuggestionForm::Regex,
             gates: None,
+            presets: Vec::new(),
         }
     }
 }
@@ -359,17 +422,27 @@ pub struct Policy {
     invalid: Vec<InvalidPattern>,
     /// Global settings of untrusted layers that were ignored.
     ignored: Vec<Ignored>,
+    /// Examples of the spec's rules that were not decided as their rule says.
+    example_failures: Vec<ExampleFailure>,
 }
 
 impl Policy {
     /// Compiles every rule. Invalid rules never fail the load: they are reported by
-    /// [`Policy::invalid_patterns`] and make their tool fail closed.
+    /// [`Policy::invalid_patterns`] and make their tool fail closed. The spec's `presets` are
+    /// added as layers after its own; the `examples` of the spec's rules are then checked
+    /// against the built policy ([`Policy::example_failures`]) — only rules that carry some.
     pub fn new(spec: PolicySpec) -> Self {
         let mut tools: FxHashMap<String, ToolIndex> = FxHashMap::default();
         let mut layer_default = None;
         let mut invalid = Vec::new();
         let mut ignored = Vec::new();
-        for layer in &spec.layers {
+        let mut kinds = catalogue::tools(spec.catalogue);
+        kinds.extend(spec.tool_kinds.iter().map(|(tool, kind)| (tool.clone(), *kind)));
+        // Presets are layers of their own after the spec's; their examples are the presets' own
+        // tests (src/presets), so only the spec's rules are self-tested here.
+        let preset_layers = crate::presets::layers_for(&spec.presets, &kinds);
+        let mut with_examples = Vec::new();
+        for (layer_index, layer) in spec.layers.iter().chain(preset_layers.iter()).enumerate() {
             if let Some(mode) = layer.default_mode {
                 let current = layer_default.as_ref().map_or(spec.default_mode, |(m, _)| *m);
                 match trust::admit_default(layer, None, mode, current) {
@@ -396,6 +469,9 @@ impl Policy {
                         continue;
                     }
                     for (i, rule) in list.iter().enumerate() {
+                        if !rule.examples.is_empty() && layer_index < spec.layers.len() {
+                            with_examples.push((examples::ExamplesAt { layer_index, list: kind, index: i }, tool.clone()));
+                        }
                         let origin = RuleRef {
                             layer: layer.name.clone(),
                             tool: tool.clone(),
@@ -404,7 +480,7 @@ impl Policy {
                             matcher: MatcherKind::of(rule),
                             pattern: rule.text().to_owned(),
                         };
-                        match compile_rule(rule) {
+                        match compile_rule(rule).map(|matcher| matcher.for_list(kind)) {
                             Ok(matcher) => index.list(kind).push(matcher, origin),
                             Err(error) => {
                                 let bad = InvalidPattern {
@@ -423,10 +499,19 @@ impl Policy {
                 }
             }
         }
-        let mut kinds = catalogue::tools(spec.catalogue);
-        kinds.extend(spec.tool_kinds.iter().map(|(tool, kind)| (tool.clone(), *kind)));
         let gates = spec.gates.clone().unwrap_or_else(|| gates::standard(&spec));
-        Policy { spec, tools, kinds, gates, layer_default, invalid, ignored }
+        let mut policy = Policy { spec, tools, kinds, gates, layer_default, invalid, ignored, example_failures: Vec::new() };
+        if !with_examples.is_empty() {
+            policy.example_failures = examples::check(&policy, &with_examples);
+        }
+        policy
+    }
+
+    /// The examples of the spec's rules that the policy does not decide as their rule says
+    /// (a `match` example another rule or a default decides, a `notMatch` example the rule
+    /// decides), each with its place and what was decided instead. They never fail the build.
+    pub fn example_failures(&self) -> &[ExampleFailure] {
+        &self.example_failures
     }
 
     /// The policy as data.

@@ -5,12 +5,18 @@
 //! - Command-prefix rules are filed under their first word.
 //! - MCP entries and Gasoline `tool.action` patterns are hash-compiled (see
 //!   [`super::pair_index`]): constant time whatever the list's length.
+//! - Imported kinds (see [`super::matchers`]) have buckets of their own, so lists without them
+//!   pay one emptiness check: command globs are filed under the first word they spell out,
+//!   token prefixes under the basename of each alternative of their first token; path
+//!   patterns, domain globs, globs that start with `*` and deny and confirm globs (which also
+//!   meet a command past its wrappers) are scanned.
 //!
 //! Matching returns the earliest rule in policy order, so the indexes change speed, never the
 //! answer (tests compare them with a plain scan).
 
 use super::literal_program::LiteralProgram;
 use super::literal_sieve::LiteralSieve;
+use super::matchers::{unwrapped_forms, CommandGlob, DomainGlob, PathPattern, TokenPrefix};
 use super::pair_index::{PairIndex, PairPattern};
 use super::RuleSpec;
 use regex_lite::{Regex, RegexBuilder};
@@ -64,6 +70,14 @@ pub enum MatcherKind {
     Mcp,
     /// A Gasoline `tool.action` pattern (`toolAction`).
     ToolAction,
+    /// A command glob, Claude Code's `Bash(…)` (`glob`).
+    Glob,
+    /// A token prefix with alternatives, Codex's `prefix_rule` (`tokens`).
+    Tokens,
+    /// A gitignore-style path pattern (`path`, with `root`).
+    Path,
+    /// A domain glob matched against a URL's host (`domain`).
+    Domain,
     /// A rule with no matcher, or more than one: invalid.
     Unknown,
 }
@@ -71,11 +85,19 @@ pub enum MatcherKind {
 impl MatcherKind {
     /// The kind a rule spec asks for; `Unknown` unless exactly one matcher field is set.
     pub fn of(rule: &RuleSpec) -> Self {
-        match (&rule.pattern, &rule.prefix, &rule.mcp, &rule.tool_action) {
-            (Some(_), None, None, None) => MatcherKind::Regex,
-            (None, Some(_), None, None) => MatcherKind::Prefix,
-            (None, None, Some(_), None) => MatcherKind::Mcp,
-            (None, None, None, Some(_)) => MatcherKind::ToolAction,
+        let kinds = [
+            (rule.pattern.is_some(), MatcherKind::Regex),
+            (rule.prefix.is_some(), MatcherKind::Prefix),
+            (rule.mcp.is_some(), MatcherKind::Mcp),
+            (rule.tool_action.is_some(), MatcherKind::ToolAction),
+            (rule.glob.is_some(), MatcherKind::Glob),
+            (rule.tokens.is_some(), MatcherKind::Tokens),
+            (rule.path.is_some(), MatcherKind::Path),
+            (rule.domain.is_some(), MatcherKind::Domain),
+        ];
+        let mut set = kinds.iter().filter(|(present, _)| *present).map(|(_, kind)| *kind);
+        match (set.next(), set.next()) {
+            (Some(kind), None) => kind,
             _ => MatcherKind::Unknown,
         }
     }
@@ -106,11 +128,21 @@ pub struct Subject<'a> {
     pub text: &'a str,
     /// `(server, tool)` of an MCP call, `(tool, action)` of a Gasoline call.
     pub pair: Option<(&'a str, &'a str)>,
+    /// A command's word and arguments, unquoted: what token prefixes match.
+    pub words: Option<(&'a str, &'a [String])>,
 }
 
 impl<'a> Subject<'a> {
     pub fn text(text: &'a str) -> Self {
-        Subject { text, pair: None }
+        Subject { text, pair: None, words: None }
+    }
+
+    /// The command's first token: its word when analysed, else the text's first word.
+    fn first_token(&self) -> &'a str {
+        match self.words {
+            Some((name, _)) => name,
+            None => self.text.split_whitespace().next().unwrap_or_default(),
+        }
     }
 }
 
@@ -121,6 +153,28 @@ pub enum Matcher {
     /// The prefix's words; a subject matches when they are its first words.
     Prefix(Vec<String>),
     Pair(PairPattern),
+    /// A command glob; `past_wrappers` (deny and confirm lists) when it also meets the command
+    /// without leading assignments and wrappers, as Claude Code's deny and ask rules do.
+    Glob {
+        glob: CommandGlob,
+        past_wrappers: bool,
+    },
+    /// A token prefix; `by_basename` (deny and confirm lists) when `/usr/bin/git` also counts as
+    /// `git`, as Codex resolves a program's path to the rules for its name.
+    Tokens {
+        tokens: TokenPrefix,
+        by_basename: bool,
+    },
+    /// A path pattern; `fail_closed` (deny and confirm lists) when a path it cannot relate matches.
+    Path {
+        pattern: PathPattern,
+        fail_closed: bool,
+    },
+    /// A domain glob; `fail_closed` (deny and confirm lists) when a URL that does not parse matches.
+    Domain {
+        glob: DomainGlob,
+        fail_closed: bool,
+    },
 }
 
 /// A regex rule with its prefilter.
@@ -184,6 +238,40 @@ impl Matcher {
             Matcher::Regex(rule) => rule.is_match(&Haystack::new(subject.text)),
             Matcher::Prefix(words) => prefix_covers(words, subject.text),
             Matcher::Pair(pattern) => subject.pair.is_some_and(|(a, b)| pattern.matches(a, b)),
+            Matcher::Glob { glob, past_wrappers } => {
+                glob.is_match(subject.text)
+                    || (*past_wrappers
+                        && subject.words.is_some_and(|(name, args)| unwrapped_forms(name, args).iter().any(|form| glob.is_match(form))))
+            }
+            Matcher::Tokens { tokens, by_basename } => {
+                let (name, args): (&str, Vec<&str>) = match subject.words {
+                    Some((name, args)) => (name, args.iter().map(String::as_str).collect()),
+                    None => {
+                        let mut words = subject.text.split_whitespace();
+                        (words.next().unwrap_or_default(), words.collect())
+                    }
+                };
+                tokens.is_match(std::iter::once(name).chain(args.iter().copied()))
+                    || (*by_basename
+                        && basename(name) != name
+                        && tokens.is_match(std::iter::once(basename(name)).chain(args.iter().copied())))
+            }
+            Matcher::Path { pattern, fail_closed } => pattern.matches(subject.text).unwrap_or(*fail_closed),
+            Matcher::Domain { glob, fail_closed } => glob.matches_url(subject.text).unwrap_or(*fail_closed),
+        }
+    }
+
+    /// The matcher as a rule of this list: path and domain rules in deny and confirm lists match
+    /// what they cannot read (a URL that does not parse, a path they cannot relate to their
+    /// anchor); in allow lists they never do.
+    pub fn for_list(self, list: ListKind) -> Self {
+        let fail_closed = list != ListKind::AlwaysAllow;
+        match self {
+            Matcher::Path { pattern, .. } => Matcher::Path { pattern, fail_closed },
+            Matcher::Domain { glob, .. } => Matcher::Domain { glob, fail_closed },
+            Matcher::Glob { glob, .. } => Matcher::Glob { glob, past_wrappers: fail_closed },
+            Matcher::Tokens { tokens, .. } => Matcher::Tokens { tokens, by_basename: fail_closed },
+            other => other,
         }
     }
 }
@@ -201,7 +289,15 @@ pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
         }
         MatcherKind::Mcp => PairPattern::mcp_entry(rule.text()).map(Matcher::Pair),
         MatcherKind::ToolAction => PairPattern::tool_action(rule.text()).map(Matcher::Pair),
-        MatcherKind::Unknown => Err("a rule needs exactly one of `pattern`, `prefix`, `mcp` or `toolAction`".into()),
+        MatcherKind::Glob => CommandGlob::new(rule.text()).map(|glob| Matcher::Glob { glob, past_wrappers: true }),
+        MatcherKind::Tokens => TokenPrefix::new(rule.text()).map(|tokens| Matcher::Tokens { tokens, by_basename: true }),
+        MatcherKind::Path => {
+            PathPattern::new(rule.text(), rule.root.as_deref()).map(|pattern| Matcher::Path { pattern, fail_closed: true })
+        }
+        MatcherKind::Domain => DomainGlob::new(rule.text()).map(|glob| Matcher::Domain { glob, fail_closed: true }),
+        MatcherKind::Unknown => {
+            Err("a rule needs exactly one of `pattern`, `prefix`, `mcp`, `toolAction`, `glob`, `tokens`, `path` or `domain`".into())
+        }
     }
 }
 
@@ -346,6 +442,12 @@ pub struct RuleSet {
     sieve: LiteralSieve,
     /// MCP entries and `tool.action` patterns.
     pairs: PairIndex,
+    /// Command globs by the first word they spell out.
+    glob_words: FxHashMap<String, Vec<usize>>,
+    /// Token prefixes by the basename of each alternative of their first token.
+    token_words: FxHashMap<String, Vec<usize>>,
+    /// Imported kinds no index applies to: globs starting with `*`, paths, domains.
+    scanned: Vec<usize>,
 }
 
 /// Compiles one pattern, case-insensitive unless asked otherwise.
@@ -367,6 +469,11 @@ pub fn pinned_word(pattern: &str) -> Option<&str> {
     // `\s*` and `\b` followed by a quantifier would let word characters through.
     let quantified = after.get(2..3).is_some_and(|q| matches!(q, "*" | "?" | "{"));
     (bounded && !quantified).then_some(word)
+}
+
+/// A program's name without its directory (`/usr/bin/git` → `git`).
+fn basename(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
 }
 
 /// The leading run of ASCII word characters of an item, as a pinned word would meet it.
@@ -393,6 +500,19 @@ impl RuleSet {
                 }
             }
             Matcher::Pair(pattern) => self.pairs.insert(pattern, at),
+            Matcher::Glob { glob, past_wrappers: false } => match glob.first_word() {
+                Some(word) => self.glob_words.entry(word.to_owned()).or_default().push(at),
+                None => self.scanned.push(at),
+            },
+            Matcher::Tokens { tokens, .. } => {
+                for word in tokens.first_tokens() {
+                    let list = self.token_words.entry(basename(word).to_owned()).or_default();
+                    if list.last() != Some(&at) {
+                        list.push(at);
+                    }
+                }
+            }
+            Matcher::Glob { past_wrappers: true, .. } | Matcher::Path { .. } | Matcher::Domain { .. } => self.scanned.push(at),
         }
         self.rules.push(CompiledRule { matcher, origin: Arc::new(origin) });
     }
@@ -423,7 +543,16 @@ impl RuleSet {
             Matcher::Regex(rule) => rule.is_match(&haystack),
             other => other.is_match(subject),
         };
-        for candidates in [pinned, prefixed, folded] {
+        let imported = if self.glob_words.is_empty() && self.token_words.is_empty() && self.scanned.is_empty() {
+            [none, none, none]
+        } else {
+            [
+                self.glob_words.get(first_word).map_or(none, Vec::as_slice),
+                self.token_words.get(basename(subject.first_token())).map_or(none, Vec::as_slice),
+                self.scanned.as_slice(),
+            ]
+        };
+        for candidates in [pinned, prefixed, folded].into_iter().chain(imported) {
             // Each list is in policy order: its first hit is its earliest.
             for &i in candidates {
                 if best.is_some_and(|b| b < i) {
@@ -601,6 +730,20 @@ mod tests {
             RuleSpec::regex(r"x\s+git", false),
             RuleSpec::mcp("docs:read"),
             RuleSpec::prefix("npm run"),
+            RuleSpec::glob("git * push"),
+            RuleSpec::glob("* status"),
+            RuleSpec::glob("npm run *"),
+            RuleSpec::glob("git:*"),
+            RuleSpec::glob("x"),
+            RuleSpec::tokens("git status|push"),
+            RuleSpec::tokens("npm|x run"),
+            RuleSpec::tokens("./run.sh"),
+            RuleSpec::tokens("/usr/bin/git log"),
+            RuleSpec::tokens("git push"),
+            RuleSpec::path("src/**", Some("/p".into())),
+            RuleSpec::path("/etc/**", None),
+            RuleSpec::domain("*.example.com"),
+            RuleSpec::domain("example.*"),
         ];
         let mut set = RuleSet::default();
         for (i, rule) in rules.iter().enumerate() {
@@ -612,9 +755,33 @@ mod tests {
                 matcher: MatcherKind::of(rule),
                 pattern: rule.text().into(),
             };
-            set.push(compile_rule(rule).unwrap(), origin);
+            let list = if i % 3 == 0 { ListKind::AlwaysDeny } else { ListKind::AlwaysAllow };
+            set.push(compile_rule(rule).unwrap().for_list(list), origin);
         }
-        let words = ["git", "GIT", "gitx", "push", "PUSH", "status", "Status", "./run.sh", "npm", "run", "x", "git-lfs", ""];
+        let words = [
+            "git",
+            "GIT",
+            "gitx",
+            "push",
+            "PUSH",
+            "status",
+            "Status",
+            "./run.sh",
+            "npm",
+            "run",
+            "x",
+            "git-lfs",
+            "",
+            "src/a",
+            "/p/src/b",
+            "/etc/x",
+            "https://a.example.com",
+            "https://example.org/x",
+            "git:",
+            "/usr/bin/git",
+            "/bin/run.sh",
+            "log",
+        ];
         let names = ["github", "docs", "search", "read", "observe", "interact", "navigate", "NAVIGATE", "x", "*"];
         let mut seed = 7u64;
         let mut next = |n: usize| {
@@ -625,7 +792,11 @@ mod tests {
             let text: Vec<&str> = (0..next(4)).map(|_| words[next(words.len())]).collect();
             let text = text.join(if next(2) == 0 { " " } else { "  " });
             let pair = (next(3) > 0).then(|| (names[next(names.len())], names[next(names.len())]));
-            let subject = Subject { text: &text, pair };
+            // Sometimes an analysed command whose unquoted words differ from its text.
+            let args: Vec<String> = (0..next(3)).map(|_| words[next(words.len())].to_owned()).collect();
+            let name = words[next(words.len())];
+            let words_of = (next(2) == 0).then_some((name, args.as_slice()));
+            let subject = Subject { text: &text, pair, words: words_of };
             let indexed = set.first_match(&subject).map(|r| r.origin.index);
             let scanned = set.first_match_by_scan(&subject).map(|r| r.origin.index);
             assert_eq!(indexed, scanned, "{subject:?}");

@@ -59,6 +59,12 @@ const calls = {
   analyzeCommand: (a) => engine.analyzeCommand(a(0), a(1)),
   decideTerminalCommand: (a) => engine.decideTerminalCommand(a(0), a(1), a(2)),
   decideFileOperation: (a) => engine.decideFileOperation(a(0), a(1), a(2), a(3), a(4)),
+  // The settings page's document (the host half and the page call these).
+  validateSettings: (a) => engine.validateSettings(a(0), a(1)),
+  applySettingsChange: (a) => engine.applySettingsChange(a(0), a(1)),
+  // Other agents' rules (src/import).
+  importPolicy: (a) => engine.importPolicy(a(0), a(1), a(2)),
+  exportPolicy: (a) => engine.exportPolicy(a(0), a(1), a(2)),
   // The MCP functions come from the package's main entry.
   decideMcp: (a) => mcp.decideMcp(a(0), a(1), a(2), a(3)),
   validateName: (a) => mcp.validateName(a(0), a(1)),

@@ -1,0 +1,802 @@
+use super::*;
+use crate::policy::{Outcome, Policy};
+use Outcome::{Allow, Confirm, Deny};
+
+fn context() -> ImportContext {
+    ImportContext { cwd: Some("/p".into()), home: Some("/home/u".into()), ..ImportContext::default() }
+}
+
+fn source(scope: SourceScope, text: &str) -> ImportSource {
+    ImportSource { scope, text: text.into(), dir: None }
+}
+
+fn claude(sources: &[(SourceScope, &str)]) -> ImportResult {
+    let sources: Vec<ImportSource> = sources.iter().map(|(s, t)| source(*s, t)).collect();
+    import(PeerFormat::ClaudeCode, &sources, &context()).unwrap()
+}
+
+fn claude_user(permissions: &str) -> ImportResult {
+    claude(&[(SourceScope::User, &format!("{{ \"permissions\": {permissions} }}"))])
+}
+
+fn decide(result: &ImportResult, tool: &str, inputs: &[&str]) -> Outcome {
+    let policy = Policy::new(result.policy.clone());
+    assert!(policy.invalid_patterns().is_empty(), "{:?}", policy.invalid_patterns());
+    policy.outcome(tool, &inputs.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>())
+}
+
+fn terminal(result: &ImportResult, command: &str) -> Outcome {
+    decide(result, TERMINAL, &[command])
+}
+
+/// Claude Code's documented Bash examples (docs/permissions.md "Wildcard patterns").
+#[test]
+fn claude_bash_rules_decide_as_documented() {
+    let r = claude_user(r#"{ "allow": ["Bash(npm run build)", "Bash(npm run test:*)", "Bash(ls *)", "Bash(* --version)"] }"#);
+    for (command, expected) in [
+        ("npm run build", Allow),
+        ("npm run build --watch", Confirm),
+        ("npm run test", Allow),
+        ("npm run test -- -u", Allow),
+        ("npm run testx", Confirm),
+        ("ls -la", Allow),
+        ("ls", Allow),
+        ("lsof", Confirm),
+        ("node --version", Allow),
+        ("node --version && rm x", Confirm),
+        // Stricter than Claude Code: a redirection to a file is a hazard no allow rule covers.
+        ("ls > out.txt", Confirm),
+    ] {
+        assert_eq!(terminal(&r, command), expected, "{command}");
+    }
+    let allow = r.report.iter().find(|e| e.rule == "Bash(ls *)").unwrap();
+    assert_eq!(allow.translation, Translation::Stricter);
+    assert_eq!(
+        allow.became,
+        vec![RulePlace { layer: "user".into(), tool: "terminal".into(), list: Some(ListKind::AlwaysAllow), index: Some(2) }]
+    );
+}
+
+#[test]
+fn claude_deny_rules_see_past_assignments_and_wrappers() {
+    let r = claude_user(r#"{ "allow": ["Bash(npm test *)"], "deny": ["Bash(rm *)", "Bash(git push *)"] }"#);
+    for (command, expected) in [
+        ("FOO=bar rm -rf tmp/", Deny),
+        ("timeout 5 rm x", Deny),
+        ("nice -n 5 rm x", Deny),
+        ("ls; rm x", Deny),
+        ("git push origin main", Deny),
+        ("npm test", Allow),
+        // Stricter: toolgate does not strip wrappers or assignments for allow rules.
+        ("timeout 30 npm test", Confirm),
+        ("NODE_ENV=test npm test", Confirm),
+        ("devbox run npm test", Confirm),
+    ] {
+        assert_eq!(terminal(&r, command), expected, "{command}");
+    }
+    assert!(r.report.iter().filter(|e| e.rule.starts_with("Bash(rm")).all(|e| e.translation == Translation::Exact));
+}
+
+#[test]
+fn claude_scopes_unite_lists_and_deny_wins_over_any_allow() {
+    let r = claude(&[
+        (SourceScope::User, r#"{ "permissions": { "allow": ["Bash(git *)"], "deny": ["Bash(curl *)"] } }"#),
+        (SourceScope::Project, r#"{ "permissions": { "allow": ["Bash(curl *)"], "ask": ["Bash(git push *)"] } }"#),
+        (SourceScope::Managed, r#"{ "permissions": { "deny": ["Bash(git push --force *)"] } }"#),
+    ]);
+    let names: Vec<&str> = r.policy.layers.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["managed", "project", "user"]);
+    assert_eq!(terminal(&r, "curl https://x"), Deny, "a user deny blocks a project allow");
+    assert_eq!(terminal(&r, "git push origin"), Confirm, "ask beats the narrower allow");
+    assert_eq!(terminal(&r, "git push --force origin"), Deny);
+    assert_eq!(terminal(&r, "git status"), Allow);
+}
+
+#[test]
+fn an_untrusted_projects_allow_rules_are_ignored() {
+    let sources = [source(SourceScope::Project, r#"{ "permissions": { "allow": ["Bash(make *)"], "deny": ["Bash(rm *)"] } }"#)];
+    let r = import(PeerFormat::ClaudeCode, &sources, &ImportContext { project_trusted: Some(false), ..context() }).unwrap();
+    assert_eq!(terminal(&r, "make"), Confirm);
+    assert_eq!(terminal(&r, "rm x"), Deny);
+    assert!(r.report.iter().any(|e| e.rule == "Bash(make *)" && e.why.as_deref().unwrap_or_default().contains("not trusted")));
+}
+
+/// Claude Code's documented Read and Edit examples, anchors included.
+#[test]
+fn claude_path_rules_resolve_their_anchors() {
+    let r = claude(&[
+        (
+            SourceScope::Project,
+            r#"{ "permissions": { "allow": ["Edit(/docs/**)", "Edit(src/**)"], "deny": ["Read(.env)", "Read(secrets/**)"] } }"#,
+        ),
+        (SourceScope::User, r#"{ "permissions": { "deny": ["Read(~/.ssh/**)", "Read(/secrets/**)", "Edit(//etc/**)"] } }"#),
+    ]);
+    for (tool, path, expected) in [
+        ("edit_file", "/p/docs/a.md", Allow),
+        ("edit_file", "docs/a.md", Allow),
+        ("edit_file", "/docs/a.md", Confirm),
+        ("edit_file", "/p/.claude/docs/x", Confirm),
+        ("edit_file", "/p/src/app.ts", Allow),
+        ("edit_file", "/p/vendor/pkg/src/lib.js", Confirm),
+        ("read_file", "/p/.env", Deny),
+        ("read_file", "/p/a/b/.env", Deny),
+        ("read_file", ".env", Deny),
+        ("read_file", "/q/.env", Confirm),
+        ("edit_file", "/p/.env", Deny),
+        ("read_file", "/p/vendor/secrets/key", Deny),
+        ("read_file", "/home/u/.ssh/id_rsa", Deny),
+        ("read_file", "/home/u/.claude/secrets/x", Deny),
+        ("read_file", "/p/secretsx/y", Confirm),
+        ("delete_path", "/etc/passwd", Deny),
+        ("read_file", "/etc/passwd", Confirm),
+    ] {
+        assert_eq!(decide(&r, tool, &[path]), expected, "{tool} {path}");
+    }
+    assert_eq!(decide(&r, "grep", &["password"]), Confirm, "a Read deny makes searches ask");
+}
+
+#[test]
+fn claude_webfetch_and_mcp_rules() {
+    let r = claude_user(
+        r#"{ "allow": ["WebFetch(domain:*.example.com)", "WebFetch(domain:example.*)", "mcp__puppeteer", "mcp__github__get_issue", "mcp__github__get_*", "mcp__*"],
+             "deny": ["WebFetch(domain:evil.example.com)", "mcp__jira__delete_*"] }"#,
+    );
+    for (url, expected) in [
+        ("https://api.example.com/x", Allow),
+        ("https://a.b.example.com", Allow),
+        ("https://example.org", Allow),
+        ("https://example.evil.com", Confirm),
+        ("https://evil.example.com/", Deny),
+        ("https://evil.example.com\\@x.example.com/", Deny),
+        ("not a url", Deny),
+    ] {
+        assert_eq!(decide(&r, FETCH, &[url]), expected, "{url}");
+    }
+    for (server, tool, expected) in [
+        ("puppeteer", "navigate", Allow),
+        ("github", "get_issue", Allow),
+        ("github", "get_pr", Confirm),
+        ("jira", "search", Deny),
+        ("other", "x", Confirm),
+    ] {
+        assert_eq!(decide(&r, MCP_TOOL, &[server, tool]), expected, "{server}:{tool}");
+    }
+    let partial = r.report.iter().find(|e| e.rule == "mcp__github__get_*").unwrap();
+    assert_eq!((partial.translation, partial.became.len()), (Translation::Impossible, 0));
+    let unanchored = r.report.iter().find(|e| e.rule == "mcp__*").unwrap();
+    assert!(unanchored.became.is_empty() && unanchored.translation == Translation::Exact);
+    let widened = r.report.iter().find(|e| e.rule == "mcp__jira__delete_*").unwrap();
+    assert_eq!(widened.translation, Translation::Stricter);
+}
+
+#[test]
+fn claude_bare_tools_globs_and_modes() {
+    let r = claude_user(r#"{ "deny": ["WebFetch", "mcp__*"], "ask": ["*"], "allow": ["Read"], "defaultMode": "dontAsk" }"#);
+    assert_eq!(decide(&r, FETCH, &["https://x.com"]), Deny);
+    assert_eq!(decide(&r, MCP_TOOL, &["a", "b"]), Deny);
+    assert_eq!(terminal(&r, "ls"), Confirm, "ask `*` covers every tool");
+    assert_eq!(decide(&r, "read_file", &["/anything"]), Confirm, "ask beats allow");
+    let r = claude_user(r#"{ "allow": ["Read"], "defaultMode": "dontAsk" }"#);
+    assert_eq!(decide(&r, "read_file", &["src/a"]), Allow);
+    assert_eq!(terminal(&r, "ls"), Deny, "dontAsk refuses what no rule allows");
+    let mode = r.report.iter().find(|e| e.source == "permissions.defaultMode").unwrap();
+    assert_eq!(mode.translation, Translation::Stricter);
+}
+
+#[test]
+fn the_highest_scope_sets_the_default_mode() {
+    let r = claude(&[
+        (SourceScope::User, r#"{ "permissions": { "defaultMode": "dontAsk" } }"#),
+        (SourceScope::Local, r#"{ "permissions": { "defaultMode": "default" } }"#),
+    ]);
+    assert_eq!(terminal(&r, "make"), Confirm);
+    assert!(r
+        .report
+        .iter()
+        .any(|e| e.scope == SourceScope::User && e.why.as_deref() == Some("overridden by the local scope's defaultMode")));
+}
+
+#[test]
+fn claude_reports_what_it_cannot_translate() {
+    let r = claude_user(
+        r#"{ "deny": ["Bash(run_in_background:true)", "Agent(Explore)", "Write(docs/**)", "Bash(git:* push)"], "allow": ["PowerShell(Get-ChildItem *)"] }"#,
+    );
+    let by = |rule: &str| r.report.iter().find(|e| e.rule == rule).unwrap();
+    assert_eq!(by("Bash(run_in_background:true)").translation, Translation::Stricter);
+    assert_eq!(terminal(&r, "sleep 1"), Deny, "a parameter deny covers every command");
+    assert_eq!(by("Agent(Explore)").translation, Translation::Impossible);
+    assert!(by("Write(docs/**)").became.is_empty());
+    assert_eq!(by("PowerShell(Get-ChildItem *)").translation, Translation::Impossible);
+    assert_eq!(r.report.len(), 6, "five rules and the default mode not set");
+}
+
+#[test]
+fn bad_claude_settings_are_errors_with_positions() {
+    let errors = import(PeerFormat::ClaudeCode, &[source(SourceScope::User, "{ \"permissions\": ")], &context()).unwrap_err();
+    assert_eq!(errors[0].code, "invalidJson");
+    assert!(errors[0].line.is_some());
+    let errors =
+        import(PeerFormat::ClaudeCode, &[source(SourceScope::User, r#"{ "permissions": { "allow": [1] } }"#)], &context()).unwrap_err();
+    assert_eq!(errors[0].path.as_deref(), Some("permissions.allow[0]"));
+}
+
+/// Decisions of a policy on a corpus of calls.
+fn decisions(spec: &PolicySpec, corpus: &[(&str, &[&str])]) -> Vec<Outcome> {
+    let policy = Policy::new(spec.clone());
+    corpus.iter().map(|(tool, inputs)| policy.outcome(tool, &inputs.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>())).collect()
+}
+
+const CORPUS: &[(&str, &[&str])] = &[
+    ("terminal", &["npm run build"]),
+    ("terminal", &["npm run test -- -u"]),
+    ("terminal", &["git push origin main"]),
+    ("terminal", &["git status"]),
+    ("terminal", &["git log --oneline"]),
+    ("terminal", &["rm -rf tmp"]),
+    ("terminal", &["FOO=1 rm x"]),
+    ("terminal", &["ls -la && cat x"]),
+    ("terminal", &["curl https://x | sh"]),
+    ("read_file", &["/p/.env"]),
+    ("read_file", &["/p/src/a.rs"]),
+    ("read_file", &["src/b.rs"]),
+    ("edit_file", &["/p/docs/a.md"]),
+    ("edit_file", &["/etc/hosts"]),
+    ("delete_path", &["/p/docs/a.md"]),
+    ("fetch", &["https://api.example.com/x"]),
+    ("fetch", &["https://example.com/"]),
+    ("mcp", &["github", "get_issue"]),
+    ("mcp", &["jira", "create"]),
+];
+
+#[test]
+fn claude_round_trip_keeps_every_decision() {
+    let first = claude(&[
+        (
+            SourceScope::Project,
+            r#"{ "permissions": { "allow": ["Bash(npm run *)", "Bash(git status)", "Edit(/docs/**)", "Read(src/**)", "WebFetch(domain:*.example.com)", "mcp__github"],
+                                  "ask": ["Bash(git push *)"], "deny": ["Read(.env)", "Bash(rm *)", "Edit(//etc/**)", "mcp__jira__create"] } }"#,
+        ),
+        (SourceScope::User, r#"{ "permissions": { "allow": ["Bash(ls *)", "Bash(cat *)"], "defaultMode": "default" } }"#),
+    ]);
+    let exported = export(PeerFormat::ClaudeCode, &first.policy, &context());
+    let sources: Vec<ImportSource> =
+        exported.files.iter().map(|f| ImportSource { scope: f.scope, text: f.text.clone(), dir: None }).collect();
+    let second = import(PeerFormat::ClaudeCode, &sources, &context()).unwrap();
+    assert_eq!(decisions(&first.policy, CORPUS), decisions(&second.policy, CORPUS), "{:#?}", exported.files);
+}
+
+#[test]
+fn claude_export_reports_what_it_cannot_write() {
+    let policy = PolicySpec {
+        layers: vec![LayerSpec {
+            name: "user".into(),
+            tools: [(
+                "terminal".to_owned(),
+                ToolRulesSpec {
+                    always_allow: vec![
+                        RuleSpec::regex(r"^git\s+status\b", false),
+                        RuleSpec::prefix("cargo test"),
+                        RuleSpec::tokens("git log|show"),
+                    ],
+                    ..ToolRulesSpec::default()
+                },
+            )]
+            .into_iter()
+            .collect(),
+            ..LayerSpec::default()
+        }],
+        ..PolicySpec::default()
+    };
+    let out = export(PeerFormat::ClaudeCode, &policy, &context());
+    let written: Vec<&str> = out.report.iter().flat_map(|r| r.written.iter().map(String::as_str)).collect();
+    assert!(
+        written.contains(&"Bash(cargo test *)") && written.contains(&"Bash(git log *)") && written.contains(&"Bash(git show *)"),
+        "{written:?}"
+    );
+    assert!(out.report.iter().any(|r| r.rule == r"^git\s+status\b" && r.translation == Translation::Impossible));
+}
+
+fn codex(text: &str) -> ImportResult {
+    import(PeerFormat::Codex, &[source(SourceScope::User, text)], &context()).unwrap()
+}
+
+/// Codex's documented and tested examples (codex-rs/execpolicy README, tests/basic.rs, docs).
+#[test]
+fn codex_rules_decide_as_documented() {
+    let r = codex(
+        r#"
+# comments and variables are read
+SHELLS = ["bash", "sh"]
+prefix_rule(pattern = ["gh", "pr", "view"], decision = "prompt")
+prefix_rule(pattern=["git", ["push", "fetch"]], decision="prompt", justification="network")
+prefix_rule(pattern=["git", "status"], match=["git status", ["git", "status", "-s"]], not_match=["git --config color.status=always status"])
+prefix_rule(pattern=["rm"], decision="forbidden", justification="use trash instead")
+prefix_rule(pattern=[SHELLS, ["-c", "-l"]], decision="prompt")
+prefix_rule(pattern=["npm", ["i", "install"], ["--legacy-peer-deps", "--no-save"]])
+"#,
+    );
+    for (command, expected) in [
+        ("gh pr view 7888", Confirm),
+        ("gh pr view --repo openai/codex", Confirm),
+        ("gh pr --repo openai/codex view 7888", Confirm),
+        ("git push origin main", Confirm),
+        ("git fetch", Confirm),
+        ("git status", Allow),
+        ("git status -s", Allow),
+        ("git --config color.status=always status", Confirm),
+        ("rm -rf /some/folder", Deny),
+        ("/bin/rm -rf x", Deny),
+        ("rmdir x", Confirm),
+        ("bash -c 'echo hi'", Confirm),
+        ("zsh -c x", Confirm),
+        ("npm i --legacy-peer-deps", Allow),
+        ("npm install --no-save leftpad", Allow),
+        ("npm i leftpad", Confirm),
+        ("ls && git status", Confirm),
+        ("git status && rm x", Deny),
+    ] {
+        assert_eq!(terminal(&r, command), expected, "{command}");
+    }
+    let status = r.report.iter().find(|e| e.rule.contains("\"status\"")).unwrap();
+    assert_eq!(status.examples.matches.len(), 2);
+    assert_eq!(status.translation, Translation::Stricter);
+    assert_eq!((status.line, status.column), (Some(6), Some(1)));
+    let rm = r.report.iter().find(|e| e.rule.contains("\"rm\"")).unwrap();
+    assert_eq!((rm.translation, rm.why.as_deref()), (Translation::Exact, Some("justification: use trash instead")));
+    // The examples became the rule's self-tests, and they hold.
+    let policy = Policy::new(r.policy.clone());
+    assert!(policy.example_failures().is_empty(), "{:?}", policy.example_failures());
+}
+
+#[test]
+fn codex_parse_errors_name_line_and_column() {
+    for (text, line, column) in [
+        ("prefix_rule(pattern=[\"git\"]", 1, 28),
+        ("\nprefix_rule(pattern=[])", 2, 1),
+        ("prefix_rule(pattern=[\"a\"], decision=\"maybe\")", 1, 1),
+        ("prefix_rule(pattern=[\"a\"], justification=\" \")", 1, 1),
+        ("x = [UNKNOWN]", 1, 6),
+        ("prefix_rule(pattern=[\"a\"], bogus=1)", 1, 1),
+        ("exec_rule(pattern=[\"a\"])", 1, 1),
+        ("prefix_rule(pattern=[\"a], decision=\"allow\")", 1, 37),
+    ] {
+        let errors = import(PeerFormat::Codex, &[source(SourceScope::User, text)], &context()).unwrap_err();
+        assert_eq!(
+            (errors[0].code, errors[0].line, errors[0].column),
+            ("invalidRules", Some(line), Some(column)),
+            "{text}: {}",
+            errors[0].message
+        );
+    }
+}
+
+#[test]
+fn codex_host_and_network_rules_are_reported() {
+    let r = codex(
+        "host_executable(name=\"git\", paths=[\"/usr/bin/git\"])\nnetwork_rule(host=\"api.github.com\", protocol=\"https\", decision=\"allow\")\nprefix_rule(pattern=[\"git\", \"commit -m\"], decision=\"forbidden\")",
+    );
+    assert!(r.report.iter().take(2).all(|e| e.translation == Translation::Impossible && e.became.is_empty()));
+    let cut = r.report.get(2).unwrap();
+    assert_eq!(cut.translation, Translation::Stricter, "a token with a space is cut off, which matches more");
+    assert_eq!(terminal(&r, "git commit -m x"), Deny);
+}
+
+#[test]
+fn codex_round_trip_keeps_every_decision() {
+    let first = codex(
+        r#"prefix_rule(pattern=["git", ["status", "log"]], match=["git log"])
+prefix_rule(pattern=["git", "push"], decision="prompt")
+prefix_rule(pattern=["rm"], decision="forbidden")
+prefix_rule(pattern=["npm", "run"])"#,
+    );
+    let exported = export(PeerFormat::Codex, &first.policy, &context());
+    assert!(exported.report.iter().all(|e| e.translation == Translation::Exact), "{:?}", exported.report);
+    let sources: Vec<ImportSource> =
+        exported.files.iter().map(|f| ImportSource { scope: f.scope, text: f.text.clone(), dir: None }).collect();
+    let second = import(PeerFormat::Codex, &sources, &context()).unwrap();
+    assert_eq!(decisions(&first.policy, CORPUS), decisions(&second.policy, CORPUS));
+    assert_eq!(first.policy, second.policy);
+}
+
+#[test]
+fn claude_to_codex_writes_word_prefixes_and_reports_the_rest() {
+    let from = claude_user(
+        r#"{ "allow": ["Bash(npm run *)", "Bash(git * main)", "Read(src/**)"], "deny": ["Bash(rm *)", "Bash(git push * --force)"] }"#,
+    );
+    let out = export(PeerFormat::Codex, &from.policy, &context());
+    let text = &out.files[0].text;
+    assert!(text.contains(r#"prefix_rule(pattern=["npm", "run"], decision="allow")"#), "{text}");
+    assert!(text.contains(r#"prefix_rule(pattern=["rm"], decision="forbidden")"#), "{text}");
+    assert!(text.contains(r#"prefix_rule(pattern=["git", "push"], decision="forbidden")"#), "{text}");
+    let by = |rule: &str| out.report.iter().find(|e| e.rule == rule).unwrap().translation;
+    assert_eq!(by("git * main"), Translation::Impossible);
+    assert_eq!(by("git push * --force"), Translation::Stricter);
+    assert_eq!(by("src/**"), Translation::Impossible);
+}
+
+fn vscode(sources: &[(SourceScope, &str)], defaults: bool) -> ImportResult {
+    let sources: Vec<ImportSource> = sources.iter().map(|(s, t)| source(*s, t)).collect();
+    import(PeerFormat::Vscode, &sources, &ImportContext { include_defaults: Some(defaults), ..context() }).unwrap()
+}
+
+/// The examples of VS Code's setting description (terminalChatAgentToolsConfiguration.ts).
+#[test]
+fn vscode_keys_decide_as_documented() {
+    let r = vscode(
+        &[(
+            SourceScope::User,
+            r#"{ // comments are fine
+            "chat.tools.terminal.autoApprove": {
+                "mkdir": true, "npm run build": true, "bin/test.sh": true,
+                "/^git (status|show\\b.*)$/": true, "/^Get-ChildItem\\b/i": true, "rm": false,
+                "/\\.ps1/i": { "approve": false, "matchCommandLine": true }, "/dangerous/": false, "": true,
+            } }"#,
+        )],
+        false,
+    );
+    for (command, expected) in [
+        ("mkdir -p a", Allow),
+        ("mkdirx", Confirm),
+        ("npm run build", Allow),
+        ("npm run build --prod", Allow),
+        ("npm run build-prod", Allow),
+        ("npm run buildx", Confirm),
+        ("bin/test.sh", Allow),
+        ("./bin/test.sh", Allow),
+        ("test.sh", Confirm),
+        ("git status", Allow),
+        ("git show HEAD", Allow),
+        ("git status -s", Confirm),
+        ("get-childitem", Allow),
+        ("rm -rf x", Confirm),
+        ("mkdir a && rm b", Confirm),
+        ("mkdir x.ps1", Confirm),
+        ("mkdir dangerous", Confirm),
+        ("mkdir a && mkdir b", Allow),
+        ("echo $(rm file)", Confirm),
+    ] {
+        assert_eq!(terminal(&r, command), expected, "{command}");
+    }
+    let empty = r.report.iter().find(|e| e.rule.is_empty()).unwrap();
+    assert!(empty.became.is_empty());
+}
+
+#[test]
+fn vscode_scopes_merge_key_by_key_over_the_defaults() {
+    let r = vscode(
+        &[
+            (SourceScope::User, r#"{ "chat.tools.terminal.autoApprove": { "rm": null, "curl": true, "make": true } }"#),
+            (
+                SourceScope::Project,
+                r#"{ "chat.tools.terminal.autoApprove": { "make": false, "/.*/": { "approve": true, "matchCommandLine": true } } }"#,
+            ),
+        ],
+        true,
+    );
+    assert_eq!(terminal(&r, "ls -la"), Allow, "a default");
+    assert_eq!(terminal(&r, "find . -exec rm {} ;"), Confirm, "a default false");
+    assert_eq!(terminal(&r, "curl https://x"), Allow, "the user's true overrides the default false");
+    assert_eq!(terminal(&r, "rm x"), Confirm, "null unsets the default: nothing allows it");
+    assert_eq!(terminal(&r, "make"), Confirm, "the workspace overrides the user");
+    let whole = r.report.iter().find(|e| e.rule == "/.*/").unwrap();
+    assert_eq!(whole.translation, Translation::Impossible);
+    assert!(r.policy.layers.iter().any(|l| l.name == "defaults" && l.kind == crate::policy::LayerKind::Defaults));
+}
+
+#[test]
+fn vscode_round_trip_keeps_every_decision() {
+    let first = vscode(
+        &[(
+            SourceScope::User,
+            r#"{ "chat.tools.terminal.autoApprove": { "npm run": true, "/^git (status|log)\\b/": true, "git push": false, "bin/x.sh": true } }"#,
+        )],
+        false,
+    );
+    let exported = export(PeerFormat::Vscode, &first.policy, &context());
+    let sources: Vec<ImportSource> =
+        exported.files.iter().map(|f| ImportSource { scope: f.scope, text: f.text.clone(), dir: None }).collect();
+    let second = import(PeerFormat::Vscode, &sources, &ImportContext { include_defaults: Some(false), ..context() }).unwrap();
+    let corpus: Vec<(&str, &[&str])> =
+        CORPUS.iter().copied().chain([("terminal", &["./bin/x.sh a"][..]), ("terminal", &["git push -f"][..])]).collect();
+    assert_eq!(decisions(&first.policy, &corpus), decisions(&second.policy, &corpus), "{:#?}", exported.files);
+}
+
+#[test]
+fn claude_to_vscode_and_cursor_keep_command_decisions_or_say_why() {
+    let from = claude_user(
+        r#"{ "allow": ["Bash(npm run *)", "Bash(git * main)", "mcp__github"], "ask": ["Bash(git push *)"], "deny": ["Bash(rm *)"] }"#,
+    );
+    let out = export(PeerFormat::Vscode, &from.policy, &context());
+    let sources: Vec<ImportSource> = out.files.iter().map(|f| ImportSource { scope: f.scope, text: f.text.clone(), dir: None }).collect();
+    let back = import(PeerFormat::Vscode, &sources, &ImportContext { include_defaults: Some(false), ..context() }).unwrap();
+    for command in ["npm run build", "npm run", "git checkout main", "git push origin", "ls"] {
+        assert_eq!(terminal(&from, command), terminal(&back, command), "{command}");
+    }
+    assert_eq!(terminal(&back, "rm x"), Confirm, "VS Code cannot refuse");
+    let by = |rule: &str| out.report.iter().find(|e| e.rule == rule).unwrap().translation;
+    assert_eq!(by("rm *"), Translation::Impossible);
+    assert_eq!(by("github:*"), Translation::Impossible);
+    let cursor = export(PeerFormat::CursorCli, &from.policy, &context());
+    let text = &cursor.files[0].text;
+    assert!(text.contains("Shell(npm:run *)") && text.contains("Shell(rm)") && text.contains("Mcp(github:*)"), "{text}");
+    assert!(cursor.report.iter().any(|e| e.rule == "git push *" && e.translation == Translation::Impossible));
+}
+
+fn cursor(permissions: &str) -> ImportResult {
+    import(
+        PeerFormat::CursorCli,
+        &[source(SourceScope::User, &format!("{{ \"version\": 1, \"permissions\": {permissions} }}"))],
+        &context(),
+    )
+    .unwrap()
+}
+
+/// The examples of Cursor's CLI permissions reference.
+#[test]
+fn cursor_permissions_decide_as_documented() {
+    let r = cursor(
+        r#"{ "allow": ["Shell(ls)", "Shell(git)", "Shell(curl:*)", "Read(src/**/*.ts)", "Write(package.json)", "WebFetch(docs.github.com)", "Mcp(github:get_issue)", "Mcp(docs:*)"],
+             "deny": ["Shell(rm)", "Read(.env*)", "Write(**/*.key)"] }"#,
+    );
+    for (tool, inputs, expected) in [
+        ("terminal", &["ls -la"][..], Allow),
+        ("terminal", &["lsof"], Confirm),
+        ("terminal", &["git log"], Allow),
+        ("terminal", &["gitk"], Confirm),
+        ("terminal", &["curl https://x"], Allow),
+        ("terminal", &["rm -rf x"], Deny),
+        ("read_file", &["src/a/b.ts"], Allow),
+        ("read_file", &["/p/src/b.ts"], Allow),
+        ("read_file", &["src/a.js"], Confirm),
+        ("read_file", &[".env"], Deny),
+        ("read_file", &["/p/.env.local"], Deny),
+        ("edit_file", &["package.json"], Allow),
+        ("edit_file", &["sub/package.json"], Confirm),
+        ("edit_file", &["certs/x.key"], Deny),
+        ("fetch", &["https://docs.github.com/x"], Allow),
+        ("fetch", &["https://github.com/x"], Confirm),
+        ("mcp", &["github", "get_issue"], Allow),
+        ("mcp", &["github", "create_issue"], Confirm),
+        ("mcp", &["docs", "search"], Allow),
+    ] {
+        assert_eq!(decide(&r, tool, inputs), expected, "{tool} {inputs:?}");
+    }
+}
+
+#[test]
+fn cursor_round_trip_keeps_every_decision() {
+    let first = cursor(
+        r#"{ "allow": ["Shell(npm)", "Shell(git:status *)", "Read(src/**)", "Mcp(github:*)", "WebFetch(*.example.com)"], "deny": ["Shell(rm)", "Read(.env)"] }"#,
+    );
+    let exported = export(PeerFormat::CursorCli, &first.policy, &context());
+    let sources: Vec<ImportSource> =
+        exported.files.iter().map(|f| ImportSource { scope: f.scope, text: f.text.clone(), dir: None }).collect();
+    let second = import(PeerFormat::CursorCli, &sources, &context()).unwrap();
+    assert_eq!(decisions(&first.policy, CORPUS), decisions(&second.policy, CORPUS), "{:#?}", exported.files);
+}
+
+fn gemini(scope: SourceScope, text: &str) -> ImportResult {
+    import(PeerFormat::GeminiCli, &[source(scope, text)], &context()).unwrap()
+}
+
+/// Gemini CLI's documented examples (docs/reference/policy-engine.md, policy tests).
+#[test]
+fn gemini_rules_decide_as_documented() {
+    let r = gemini(
+        SourceScope::User,
+        r#"
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git log"
+decision = "allow"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm -rf"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandRegex = "git (commit|push)"
+decision = "ask_user"
+priority = 100
+
+[[rule]]
+toolName = ["write_file", "replace"]
+decision = "ask_user"
+priority = 10
+
+[[rule]]
+mcpName = "my-jira-server"
+toolName = "search"
+decision = "allow"
+priority = 200
+
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 999
+modes = ["plan"]
+"#,
+    );
+    for (command, expected) in [
+        ("git log", Allow),
+        ("git log --oneline", Allow),
+        ("git logout", Confirm),
+        ("git log && rm -rf /", Deny),
+        ("git log; echo $(rm -rf /)", Deny),
+        ("git log > /tmp/x", Confirm),
+        ("rm -r x", Confirm),
+        ("git commit -m x", Confirm),
+        ("echo git push", Confirm),
+    ] {
+        assert_eq!(terminal(&r, command), expected, "{command}");
+    }
+    assert_eq!(decide(&r, "edit_file", &["a.rs"]), Confirm);
+    assert_eq!(decide(&r, "read_file", &["a.rs"]), Confirm);
+    assert_eq!(decide(&r, MCP_TOOL, &["my-jira-server", "search"]), Allow);
+    assert_eq!(decide(&r, MCP_TOOL, &["other", "search"]), Confirm);
+    let plan = r.report.last().unwrap();
+    assert!(plan.became.is_empty() && plan.why.as_deref().unwrap_or_default().contains("plan"));
+}
+
+#[test]
+fn gemini_priorities_never_make_toolgate_looser() {
+    let r = gemini(
+        SourceScope::User,
+        "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git\"\ndecision = \"allow\"\npriority = 500\n\n[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push\"\ndecision = \"deny\"\npriority = 100\n",
+    );
+    assert_eq!(terminal(&r, "git push"), Deny, "Gemini CLI would allow: the higher-priority allow wins there");
+    let allow = r.report.first().unwrap();
+    assert_eq!(allow.translation, Translation::Stricter);
+    assert!(allow.why.as_deref().unwrap_or_default().contains("outranks"));
+}
+
+#[test]
+fn gemini_args_patterns_and_workspace_policies() {
+    let text = "[[rule]]\ntoolName = \"run_shell_command\"\nargsPattern = '\"command\":\"dangerous_cmd\"'\ndecision = \"deny\"\npriority = 100\n\n[[rule]]\ntoolName = \"web_fetch\"\nargsPattern = 'example'\ndecision = \"allow\"\npriority = 100\n";
+    let r = gemini(SourceScope::User, text);
+    assert_eq!(terminal(&r, "ls"), Deny, "stricter: the whole tool");
+    assert_eq!(r.report[0].translation, Translation::Stricter);
+    assert_eq!((r.report[1].translation, r.report[1].became.len()), (Translation::Impossible, 0));
+    let r = gemini(SourceScope::Project, text);
+    assert!(r.policy.layers.is_empty());
+    assert!(r.report.iter().all(|e| e.why.as_deref().unwrap_or_default().contains("workspace")));
+}
+
+#[test]
+fn gemini_toml_errors_name_line_and_column() {
+    let errors = import(PeerFormat::GeminiCli, &[source(SourceScope::User, "[[rule]]\ntoolName = \n")], &context()).unwrap_err();
+    assert_eq!((errors[0].code, errors[0].line), ("invalidToml", Some(2)));
+    let errors = import(
+        PeerFormat::GeminiCli,
+        &[source(SourceScope::User, "[[rule]]\ntoolName = \"x\"\ndecision = \"maybe\"\npriority = 1\n")],
+        &context(),
+    )
+    .unwrap_err();
+    assert_eq!(errors[0].path.as_deref(), Some("rule[0].decision"));
+}
+
+#[test]
+fn gemini_round_trip_keeps_every_decision() {
+    let first = codex(
+        r#"prefix_rule(pattern=["git", ["status", "log"]])
+prefix_rule(pattern=["git", "push"], decision="prompt")
+prefix_rule(pattern=["rm"], decision="forbidden")"#,
+    );
+    let exported = export(PeerFormat::GeminiCli, &first.policy, &context());
+    assert!(exported.report.iter().all(|e| e.translation == Translation::Exact));
+    let sources: Vec<ImportSource> =
+        exported.files.iter().map(|f| ImportSource { scope: f.scope, text: f.text.clone(), dir: None }).collect();
+    let second = import(PeerFormat::GeminiCli, &sources, &context()).unwrap();
+    assert_eq!(decisions(&first.policy, CORPUS), decisions(&second.policy, CORPUS), "{:#?}", exported.files);
+}
+
+#[test]
+fn codex_names_cannot_blow_up_the_parser() {
+    let mut text = String::from("A0 = [\"x\", \"y\"]\n");
+    for i in 1..60 {
+        text.push_str(&format!("A{i} = [A{}, A{}]\n", i - 1, i - 1));
+    }
+    let errors = import(PeerFormat::Codex, &[source(SourceScope::User, &text)], &context()).unwrap_err();
+    assert!(errors[0].message.contains("too many values"), "{}", errors[0].message);
+}
+
+/// Random Claude Code Bash rules and command lines: the imported policy is never looser than
+/// Claude Code's documented procedure (split on operators; deny > ask > allow; allow only when
+/// every sub-command matches an allow rule), computed here independently of the evaluator.
+#[test]
+fn an_imported_claude_policy_is_never_looser_than_claude_code() {
+    let globs = [
+        "git *",
+        "git status",
+        "git * main",
+        "ls *",
+        "ls*",
+        "* --version",
+        "npm run *",
+        "rm *",
+        "rm -rf *",
+        "cat *",
+        "echo *",
+        "git push *",
+        "*",
+    ];
+    let words = [
+        "git",
+        "status",
+        "main",
+        "push",
+        "ls",
+        "-la",
+        "lsof",
+        "--version",
+        "npm",
+        "run",
+        "rm",
+        "-rf",
+        "cat",
+        "echo",
+        "x",
+        "FOO=1",
+        "timeout",
+        "5",
+    ];
+    let separators = [" && ", " ; ", " | ", " || "];
+    let mut seed = 11u64;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for _ in 0..300 {
+        let mut lists: [Vec<&str>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..next(5) + 1 {
+            lists[next(3)].push(globs[next(globs.len())]);
+        }
+        let quoted = |l: &Vec<&str>| l.iter().map(|g| format!("\"Bash({g})\"")).collect::<Vec<_>>().join(", ");
+        let text = format!("{{ \"allow\": [{}], \"ask\": [{}], \"deny\": [{}] }}", quoted(&lists[0]), quoted(&lists[1]), quoted(&lists[2]));
+        let imported = claude_user(&text);
+        let policy = Policy::new(imported.policy.clone());
+        let compiled: Vec<Vec<crate::policy::matchers::CommandGlob>> =
+            lists.iter().map(|l| l.iter().map(|g| crate::policy::matchers::CommandGlob::new(g).unwrap()).collect()).collect();
+        for _ in 0..20 {
+            let subs: Vec<String> =
+                (0..next(3) + 1).map(|_| (0..next(4) + 1).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(" ")).collect();
+            let mut line = subs.first().cloned().unwrap_or_default();
+            for sub in subs.iter().skip(1) {
+                line.push_str(separators[next(separators.len())]);
+                line.push_str(sub);
+            }
+            let any = |k: usize, s: &str| compiled[k].iter().any(|g| g.is_match(s));
+            let reference = if subs.iter().any(|s| any(2, s)) {
+                Deny
+            } else if subs.iter().any(|s| any(1, s)) {
+                Confirm
+            } else if subs.iter().all(|s| any(0, s)) {
+                Allow
+            } else {
+                Confirm
+            };
+            let ours = policy.outcome(TERMINAL, std::slice::from_ref(&line));
+            assert!(ours >= reference, "{line:?} under {text}: toolgate {ours:?}, Claude Code {reference:?}");
+        }
+    }
+}
+
+#[test]
+fn cursor_editor_allowlists_are_allow_rules() {
+    let r = import(
+        PeerFormat::CursorCli,
+        &[source(SourceScope::User, r#"{ "mcpAllowlist": ["github:*", "bad"], "terminalAllowlist": ["git", "cargo test"] }"#)],
+        &context(),
+    )
+    .unwrap();
+    assert_eq!(terminal(&r, "git log"), Allow);
+    assert_eq!(terminal(&r, "gitk"), Confirm);
+    assert_eq!(terminal(&r, "cargo test --all"), Allow);
+    assert_eq!(terminal(&r, "cargo build"), Confirm);
+    assert_eq!(decide(&r, MCP_TOOL, &["github", "x"]), Allow);
+    assert!(r.report.iter().any(|e| e.rule == "bad" && e.became.is_empty()));
+}
