@@ -37,4 +37,6 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   say "npm ci"
   npm ci --no-audit --no-fund
 fi
+# code-server 4.100.3 into .cache/code-server/ (the VS Code tier and `npm run vscode`), offline.
+bash scripts/setup-vscode.sh
 say "ready (wasm-bindgen $BINDGEN_VERSION, wasm-pack $WASM_PACK_VERSION, $(chromium --version 2>/dev/null | head -1))"

@@ -15,11 +15,13 @@ tier "lint: clippy denies unwrap/expect/panic/indexing in shipped code (native a
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features engine -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features webview -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features engine,trap-test -- -D warnings
 
 tier "native: cargo test"
 cargo test --quiet
 
-tier "build: pkg/ (Node and web builds of the MCP entry and of the engine)"
+tier "build: pkg/ (Node and web builds of the MCP entry and of the engine; the settings page)"
 node scripts/build.mjs
 
 tier "wasm in Node: wasm-bindgen-test"
@@ -31,5 +33,8 @@ WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --release -- --tes
 tier "types: tsc --strict against the generated .d.ts"
 node_modules/.bin/tsc -p tests/types
 
-tier "JS: the packed package (MCP entry and engine) in Node, the esbuild bundle, the playground page in Chromium"
+tier "JS: the packed package (MCP entry and engine) in Node, the esbuild bundle, the playground and settings pages in Chromium"
 node --test --test-concurrency=1 tests/js/
+
+tier "VS Code: the example extension in code-server (Node extension host + webview settings page), driven by Chromium"
+node --test --test-concurrency=1 tests/vscode/

@@ -1,0 +1,77 @@
+// Deciding an agent's call in the extension host with toolgate, from the settings the settings page
+// edits (PROTOCOL.md "Decide with the saved settings as the page previews them"): tool calls with
+// the layered engine (`new Policy(settingsPolicy(settings, context))`), MCP calls with Cursor's
+// allowlist (`new McpPolicy(settingsMcp(settings, context))` and `settings.mcp.mode`). The page's
+// "Try a call" section makes exactly these calls in the webview, so both sides agree.
+'use strict';
+const { McpPolicy } = require('toolgate');
+const { Policy, settingsPolicy, settingsMcp } = require('toolgate/engine');
+
+/**
+ * A call of the fake agent (and of the test table):
+ *   { tool: 'terminal', input: 'git status && cargo build' }   a tool of the engine (Zed's tools)
+ *   { tool: 'copy_path', input: ['a.txt', '../b.txt'] }         two paths
+ *   { mcp: { server: 'github', tool: 'create_issue' } }         an MCP tool call (Cursor's allowlist)
+ */
+const isMcp = (call) => call && typeof call.mcp === 'object' && call.mcp !== null;
+
+/** Compiled policies for one (settings, context) pair; `free()` them when the settings change. */
+class Decider {
+  constructor(settings, context) {
+    this.settings = settings;
+    this.context = context;
+    this.policy = new Policy(settingsPolicy(settings, context));
+    this.mcp = new McpPolicy(settingsMcp(settings, context));
+  }
+
+  /** `{ outcome: 'allow' | 'confirm' | 'deny', message, rule?, layer?, candidates? }`. */
+  decide(call) {
+    if (isMcp(call)) {
+      const d = this.mcp.decide(call.mcp.server, call.mcp.tool, this.settings.mcp.mode);
+      return {
+        outcome: d.needApproval ? 'confirm' : 'allow',
+        reason: d.reason,
+        message: d.message,
+        ...(d.matched ? { entry: d.matched.entry, list: d.matched.list } : {}),
+        candidates: d.candidatesForAllowlist,
+      };
+    }
+    const d = this.policy.decide(call.tool, call.input);
+    return {
+      outcome: d.outcome,
+      reason: d.reason,
+      message: d.message,
+      ...(d.rule ? { rule: { pattern: d.rule.pattern, list: d.rule.list, index: d.rule.index, layer: d.rule.layer, tool: d.rule.tool } } : {}),
+      items: d.items.map((i) => i.text),
+      ...(d.ignored?.length ? { ignored: d.ignored.map((i) => i.message) } : {}),
+    };
+  }
+
+  /**
+   * The buttons of a permission prompt for a tool call: the engine's options, "always" ones
+   * writing to `layer`. Never a blanket "always allow": the terminal's tool-wide option (which
+   * would allow every command line) is left out; patterns ("Always allow `cargo build`") stay.
+   */
+  permissionOptions(call, layer) {
+    return this.engineOptions(call, layer).filter((o) => !(o.kind === 'alwaysAllowTool' && call.tool === 'terminal'));
+  }
+
+  /** The engine's permission options for a tool call, unfiltered (what the settings page offers). */
+  engineOptions(call, layer) {
+    return this.policy.permissionOptions(call.tool, call.input, layer);
+  }
+
+  free() {
+    this.policy.free();
+    this.mcp.free();
+  }
+}
+
+/** A one-line description of a call, for prompts and logs. */
+function describeCall(call) {
+  if (isMcp(call)) return `MCP ${call.mcp.server}:${call.mcp.tool}`;
+  const input = Array.isArray(call.input) ? call.input.join(' → ') : String(call.input ?? '');
+  return `${call.tool}: ${input}`;
+}
+
+module.exports = { Decider, describeCall, isMcp };

@@ -1,0 +1,260 @@
+// toolgate's example VS Code extension: the same toolgate core decides an agent's tool calls here,
+// in the extension host (Node), and in the settings page's webview.
+//
+//   toolgate: Play agent calls  — a fake agent's calls, each decided; "confirm" asks with a VS Code
+//                                 prompt offering the engine's permission options; an "always"
+//                                 option is saved in VS Code's settings (user or workspace).
+//   toolgate: Open settings     — the settings page (toolgate/settings-page) in a webview panel,
+//                                 connected with the host half (toolgate/settings-page/host).
+//
+// Where the settings live (VS Code's own settings, see package.json `contributes.configuration`):
+//   toolgate.mcp, toolgate.roo, toolgate.gasoline   user settings (application scope)
+//   toolgate.rules                                  user settings → the engine's user layer,
+//                                                   workspace settings → the project layer, whose
+//                                                   allow rules count only once the workspace is trusted.
+'use strict';
+const vscode = require('vscode');
+const { addToAllowlist } = require('toolgate');
+const { applySettingsChange, validateSettings } = require('toolgate/engine');
+const { createSettingsHost, settingsPageHtml } = require('toolgate/settings-page/host');
+const { Decider, describeCall, isMcp } = require('./decide');
+const { AGENT_CALLS, CATALOGUE } = require('./agent');
+
+const SECTION = 'toolgate';
+const { Global, Workspace } = vscode.ConfigurationTarget;
+
+/** JSON with sorted keys: compares settings whatever order their keys came in. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).filter((k) => value[k] !== undefined).sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+class Extension {
+  constructor(context) {
+    this.context = context;
+    this.log = vscode.window.createOutputChannel('toolgate');
+    this.settings = undefined; // the last good settings (validated): what the host decides with
+    this.decider = undefined;
+    this.panel = undefined; // { panel, host } while the settings page is open
+    this.persisting = 0;
+    this.reload();
+  }
+
+  /** What the page and the core know besides the settings: catalogue, admin state, trust. */
+  pageContext() {
+    return { catalogue: CATALOGUE, admin: {}, projectTrusted: vscode.workspace.isTrusted };
+  }
+
+  /** The settings as stored in VS Code's settings, in the page's shape (validated by the caller). */
+  readStored() {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const user = (key) => config.inspect(key)?.globalValue;
+    const rules = config.inspect('rules');
+    const stored = { rules: { user: rules?.globalValue ?? {}, project: rules?.workspaceValue ?? {} } };
+    for (const key of ['mcp', 'roo', 'gasoline']) if (user(key) !== undefined) stored[key] = user(key);
+    return stored;
+  }
+
+  /**
+   * Writes validated settings to VS Code's settings: only what changed, each to its scope. Every
+   * check comes before the first write, so a refused save writes nothing.
+   */
+  async persist(settings) {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const noRules = canonical({ tools: {} });
+    const writes = [
+      ['mcp', settings.mcp, Global], ['roo', settings.roo, Global], ['gasoline', settings.gasoline, Global],
+      ['rules', settings.rules.user, Global], ['rules', settings.rules.project, Workspace],
+    ].filter(([key, value, target]) => {
+      const inspected = config.inspect(key);
+      const current = target === Global ? inspected?.globalValue : inspected?.workspaceValue;
+      return canonical(current ?? (key === 'rules' ? { tools: {} } : undefined)) !== canonical(value);
+    }).filter(([, value, target]) => target === Global || vscode.workspace.workspaceFolders?.length || canonical(value) !== noRules);
+    if (writes.some(([, , target]) => target === Workspace) && !vscode.workspace.workspaceFolders?.length) {
+      throw new Error('project rules are saved in the workspace settings: open a folder or workspace first');
+    }
+    this.persisting += 1;
+    try {
+      for (const [key, value, target] of writes) await config.update(key, value, target);
+    } finally {
+      this.persisting -= 1;
+    }
+  }
+
+  /** Settings now in force: recompile the policies. */
+  use(settings, why) {
+    this.decider?.free();
+    this.settings = settings;
+    this.decider = new Decider(settings, this.pageContext());
+    this.log.appendLine(`settings in force (${why}): ${canonical(settings)}`);
+  }
+
+  /** Re-reads VS Code's settings; settings with errors leave the last good ones in force. */
+  reload(why = 'loaded') {
+    const checked = validateSettings(this.readStored(), this.pageContext());
+    if (checked.ok) {
+      this.use(checked.settings, why);
+    } else {
+      const list = checked.errors.map((e) => `${e.path ?? ''}: ${e.message}`).join('; ');
+      this.log.appendLine(`the toolgate settings have errors, the previous ones stay in force: ${list}`);
+      if (!this.settings) this.use(validateSettings({}, this.pageContext()).settings, 'defaults');
+      vscode.window.showWarningMessage(`toolgate: your settings have errors (${list}). Open the settings page to fix them.`);
+    }
+    if (this.panel) this.panel.host.refresh();
+  }
+
+  /** The host's decision for a call, with the settings in force (after a save in the page: `host.settings`). */
+  decide(call) {
+    return this.decider.decide(call);
+  }
+
+  // --- toolgate: Open settings ------------------------------------------------------------------
+
+  openSettings() {
+    if (this.panel) {
+      this.panel.panel.reveal();
+      return this.panel.panel;
+    }
+    const root = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'settings-page');
+    const panel = vscode.window.createWebviewPanel('toolgate.settings', 'Tool permissions', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [root], // the page's script, style and wasm module: nothing else
+    });
+    const { webview } = panel;
+    const host = createSettingsHost({
+      webview,
+      load: () => this.readStored(),
+      persist: (settings) => this.persist(settings),
+      context: () => this.pageContext(),
+      // Validated again by the host half and persisted: decide with them from now on.
+      onDidSave: () => this.use(host.settings, 'saved in the settings page'),
+      log: (message, level) => this.log.appendLine(`[settings page ${level}] ${message}`),
+    });
+    // The HTML (strict CSP: scripts and styles from the webview's own source, 'wasm-unsafe-eval'
+    // to compile the core; no inline script or style) is set after the host listens for `ready`.
+    webview.html = settingsPageHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'settings-page.js')),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'settings-page.css')),
+    });
+    this.panel = { panel, host };
+    panel.onDidDispose(() => {
+      host.dispose();
+      if (this.panel?.panel === panel) this.panel = undefined;
+    });
+    return panel;
+  }
+
+  // --- toolgate: Play agent calls ---------------------------------------------------------------
+
+  /** Plays the calls one by one; returns what happened to each (`{ call, outcome, answer }`). */
+  async playAgentCalls(calls = AGENT_CALLS) {
+    this.log.show(true);
+    const played = [];
+    for (const [n, call] of calls.entries()) {
+      const d = this.decide(call);
+      const what = describeCall(call);
+      this.log.appendLine(`agent #${n + 1} ${call.say ? `(${call.say}) ` : ''}${what} → ${d.outcome}: ${d.message}`);
+      let answer = 'ran';
+      if (d.outcome === 'deny') {
+        await vscode.window.showErrorMessage(`toolgate refused ${what}`, { modal: true, detail: d.message }, 'Next');
+        answer = 'refused';
+      } else if (d.outcome === 'confirm') {
+        answer = isMcp(call) ? await this.askMcp(call, d, what) : await this.askTool(call, d, what);
+        this.log.appendLine(`    you chose: ${answer}`);
+      }
+      played.push({ call, outcome: d.outcome, answer });
+      if (answer === 'stop') break;
+    }
+    this.log.appendLine('the agent is done');
+    return played;
+  }
+
+  /** A confirm for a tool call: the engine's permission options as the prompt's buttons. */
+  async askTool(call, d, what) {
+    const options = this.decider.permissionOptions(call, 'user');
+    const picked = await vscode.window.showWarningMessage(`The agent wants to run ${what}`,
+      { modal: true, detail: d.message }, ...options.map((o) => o.label));
+    const option = options.find((o) => o.label === picked);
+    if (!option) return 'stop';
+    if (!option.change) return option.kind;
+    const layer = await this.pickLayer(option.label);
+    if (!layer) return 'stop';
+    const change = { ...option.change, layer };
+    const answer = applySettingsChange(this.settings, change);
+    if (!answer.ok) {
+      vscode.window.showErrorMessage(`toolgate: ${answer.errors.map((e) => e.message).join('; ')}`);
+      return 'error';
+    }
+    await this.save(answer.settings);
+    return `${option.label} (${layer} layer)`;
+  }
+
+  /** Where an "always" option is saved: user settings (user layer) or workspace settings (project layer). */
+  async pickLayer(label) {
+    const items = [
+      { label: 'User settings', description: 'toolgate\'s user layer: every workspace', layer: 'user' },
+    ];
+    if (vscode.workspace.workspaceFolders?.length) {
+      items.push({ label: 'Workspace settings', layer: 'project',
+        description: vscode.workspace.isTrusted ? 'the project layer: this workspace only'
+          : 'the project layer: its allow rules count only once you trust this workspace' });
+    }
+    const picked = await vscode.window.showQuickPick(items, { title: `${label}: save where?`, ignoreFocusOut: true });
+    return picked?.layer;
+  }
+
+  /** A confirm for an MCP call: add the call to the allowlist (user settings), allow once, or deny. */
+  async askMcp(call, d, what) {
+    const add = d.candidates.map((c) => ({ label: `Add ${c.server}:${c.tool} to the allowlist`, c }));
+    const picked = await vscode.window.showWarningMessage(`The agent wants to call ${what}`,
+      { modal: true, detail: d.message }, ...add.map((a) => a.label), 'Allow', 'Deny');
+    const chosen = add.find((a) => a.label === picked);
+    if (!chosen) return picked ?? 'stop';
+    const added = addToAllowlist(this.settings.mcp.mcpAllowedTools, chosen.c.server, chosen.c.tool);
+    await this.save({ ...this.settings, mcp: { ...this.settings.mcp, mcpAllowedTools: added.list } });
+    return chosen.label;
+  }
+
+  /** Validates and persists settings changed outside the page; an open page is told. */
+  async save(settings) {
+    const checked = validateSettings(settings, this.pageContext());
+    if (!checked.ok) throw new Error(checked.errors.map((e) => e.message).join('; '));
+    await this.persist(checked.settings);
+    this.use(checked.settings, 'saved from a prompt');
+    if (this.panel) await this.panel.host.refresh();
+  }
+
+  dispose() {
+    this.panel?.panel.dispose();
+    this.decider?.free();
+    this.log.dispose();
+  }
+}
+
+function activate(context) {
+  const ext = new Extension(context);
+  context.subscriptions.push(
+    ext,
+    vscode.commands.registerCommand('toolgate.playAgentCalls', () => ext.playAgentCalls()),
+    vscode.commands.registerCommand('toolgate.openSettings', () => { ext.openSettings(); }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION) && !ext.persisting) ext.reload('changed in VS Code settings');
+    }),
+    // The project layer's allow rules start counting once the user trusts the workspace.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => ext.reload('workspace trusted')),
+  );
+  // The test hook (tests/vscode/): only when the test starts code-server with this variable.
+  if (process.env.TOOLGATE_EXAMPLE_TEST_DIR) {
+    require('./test-hook').startTestHook(ext, process.env.TOOLGATE_EXAMPLE_TEST_DIR, context);
+  }
+  return { decide: (call) => ext.decide(call), openSettings: () => ext.openSettings() };
+}
+
+function deactivate() {}
+
+module.exports = { activate, deactivate };
