@@ -46,9 +46,9 @@ mod tests {
         let p = policy(Outcome::Allow);
         let at_limit = format!("echo {}", "a".repeat(MAX_INPUT_BYTES - 5));
         assert_eq!(at_limit.len(), MAX_INPUT_BYTES);
-        assert_eq!(p.decide("terminal", &[at_limit.clone()]).outcome, Outcome::Allow);
+        assert_eq!(p.decide("terminal", std::slice::from_ref(&at_limit)).outcome, Outcome::Allow);
         let over = format!("{at_limit}a");
-        let d = p.decide("terminal", &[over.clone()]);
+        let d = p.decide("terminal", std::slice::from_ref(&over));
         assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::InputTooLarge));
         assert!(d.message.contains("65537 bytes") && d.message.contains("at most 65536"), "{}", d.message);
         assert_eq!(p.outcome("terminal", &[over]), Outcome::Confirm, "the outcome-only path agrees");
@@ -57,7 +57,7 @@ mod tests {
     #[test]
     fn an_input_too_large_is_refused_where_the_default_refuses_and_never_allowed() {
         let over = format!("echo {}", "a".repeat(MAX_INPUT_BYTES));
-        assert_eq!(policy(Outcome::Deny).decide("terminal", &[over.clone()]).outcome, Outcome::Deny);
+        assert_eq!(policy(Outcome::Deny).decide("terminal", std::slice::from_ref(&over)).outcome, Outcome::Deny);
         // A path or URL is bounded the same way.
         assert_eq!(policy(Outcome::Allow).decide("fetch", &[over]).outcome, Outcome::Confirm);
     }

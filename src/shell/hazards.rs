@@ -260,7 +260,13 @@ fn option_matches(arg: &str, option: &str) -> bool {
     if arg == option {
         return true;
     }
-    if option.starts_with("--") || (option.starts_with('-') && option.len() > 2) {
+    if let Some(long) = option.strip_prefix("--") {
+        // getopt_long takes any unambiguous prefix of a long option (`--out=x` is `--output=x`);
+        // whether another option shares the prefix is not known here, so every prefix counts.
+        let given = arg.strip_prefix("--").map(|rest| rest.split_once('=').map_or(rest, |(name, _)| name));
+        return given.is_some_and(|given| !given.is_empty() && long.starts_with(given));
+    }
+    if option.starts_with('-') && option.len() > 2 {
         return arg.strip_prefix(option).is_some_and(|rest| rest.starts_with('='));
     }
     // `-ofile`: a two-letter short option with its value attached.
@@ -442,6 +448,11 @@ mod tests {
         assert!(option_matches("-fprint", "-fprint"));
         assert!(!option_matches("-fprintx", "-fprint"));
         assert!(!option_matches("--outputs", "--output"));
+        // GNU long options may be abbreviated to any unambiguous prefix.
+        assert!(option_matches("--out=x", "--output"));
+        assert!(option_matches("--outp", "--output"));
+        assert!(!option_matches("--", "--output"));
+        assert!(!option_matches("--outx=1", "--output"));
     }
 
     #[test]
