@@ -12,6 +12,7 @@
 //!
 //! Every decision names the gate's reason, the rule and layer, and the part of the input matched.
 
+use super::catalogue::InputKind;
 use super::gates::{self, Condition, Hit};
 use super::items::{self, ItemVerdict, Items};
 use super::options::Suggestion;
@@ -356,8 +357,11 @@ impl Policy {
     /// outcome, reason, rule and items are the same (a test compares the two).
     pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: bool) -> Decision {
         let rules = self.tool(tool);
-        let too_large = inputs.iter().find_map(|input| crate::limits::input_too_large(input));
-        let mut items = if too_large.is_some() { Items::default() } else { items::of(self.input_kind(tool), inputs) };
+        let kind = self.input_kind(tool);
+        // MCP names have a limit of their own (256 UTF-16 units): a longer one is an invalid name.
+        let too_large =
+            if kind == InputKind::McpCall { None } else { inputs.iter().find_map(|input| crate::limits::input_too_large(input)) };
+        let mut items = if too_large.is_some() { Items::default() } else { items::of(kind, inputs) };
         let mut allow_tried = false;
         let mut covered = false;
 
