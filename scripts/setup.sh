@@ -25,6 +25,12 @@ if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERS
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
 fi
 
+# cargo-fuzz needs nightly for libFuzzer's instrumentation (the bounded fuzz run of npm test).
+if ! rustup toolchain list | grep -q '^nightly'; then
+  say "installing the nightly toolchain (minimal profile) for cargo-fuzz"
+  rustup toolchain install nightly --profile minimal
+fi
+
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing Debian chromium and chromium-driver"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

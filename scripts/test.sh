@@ -21,6 +21,9 @@ cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features
 tier "native: cargo test"
 cargo test --quiet
 
+tier "fuzz: each cargo-fuzz target for 5 s from its kept corpus (tests/fuzz-corpus), properties asserted"
+bash scripts/fuzz-smoke.sh 5
+
 tier "build: pkg/ (Node and web builds of the MCP entry and of the engine; the settings page)"
 node scripts/build.mjs
 

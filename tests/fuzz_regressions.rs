@@ -1,0 +1,115 @@
+//! The fuzz corpus as regression tests: every file kept in `tests/fuzz-corpus/<target>/` goes
+//! through the same property checks the fuzz target runs (`fuzz/properties/`, included by path),
+//! on stable and without cargo-fuzz. A `crash-*` file is an input that broke a property; each has
+//! a test of its own, named after the property, so a fix shows up as that test turning green.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(not(target_arch = "wasm32"))]
+
+// The fuzz crate uses every item; this test only calls each target's `check`.
+#[allow(dead_code)]
+#[path = "../fuzz/properties/mod.rs"]
+mod properties;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+fn corpus_dir(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-corpus").join(target)
+}
+
+/// The corpus files of a target, crash inputs excepted (they have tests of their own), by name.
+fn corpus(target: &str) -> Vec<PathBuf> {
+    let dir = corpus_dir(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.is_file() && !p.file_name().unwrap().to_string_lossy().starts_with("crash-"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs every corpus file through `check`, then fails naming each file whose check panicked. The
+/// known findings (`fuzz/known-findings.txt`) are tolerated here, as in the campaign that kept the
+/// corpus; their crash inputs below are not.
+fn replay(target: &str, check: fn(&[u8])) {
+    let files = corpus(target);
+    assert!(!files.is_empty(), "no corpus for {target}");
+    let listing = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/known-findings.txt")).unwrap();
+    let known = properties::known::ids_in(&listing);
+    let failed: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            let data = std::fs::read(file).unwrap();
+            properties::known::tolerating(known.clone(), || catch_unwind(AssertUnwindSafe(|| check(&data))).is_err())
+        })
+        .map(|file| file.display().to_string())
+        .collect();
+    assert!(failed.is_empty(), "{target}: {} of {} corpus files break a property:\n{}", failed.len(), files.len(), failed.join("\n"));
+}
+
+#[test]
+fn shell_analysis_corpus_keeps_its_properties() {
+    replay("shell_analysis", properties::shell_analysis::check);
+}
+
+#[test]
+fn settings_readers_corpus_keeps_its_properties() {
+    replay("settings_readers", properties::settings_readers::check);
+}
+
+#[test]
+fn mcp_names_corpus_keeps_its_properties() {
+    replay("mcp_names", properties::mcp_names::check);
+}
+
+#[test]
+fn decide_corpus_keeps_its_properties() {
+    replay("decide", properties::decide::check);
+}
+
+/// Runs one crash input of `target` through its property check.
+fn crash(target: &str, name: &str, check: fn(&[u8])) {
+    let path = corpus_dir(target).join(name);
+    check(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
+}
+
+// ---- Inputs that broke a property (known findings: fuzz/known-findings.txt). Each fails until its bug is fixed. ----
+
+/// `! ! ls`: bash runs `ls` (the second `!` negates again); the analysis reports a command named `!`
+/// with argument `ls`, so rules on `ls` (`^rm\b` for `! ! rm -rf x`) never see it.
+#[test]
+fn crash_shell_double_bang_sub_command_names_the_program_bash_runs() {
+    crash("shell_analysis", "crash-double-bang", properties::shell_analysis::check);
+}
+
+/// `!;f` in rc: `!` is read as a command in context but as nothing when analysed alone.
+#[test]
+fn crash_shell_rc_bang_word_sub_command_means_the_same_alone() {
+    crash("shell_analysis", "crash-rc-bang-word", properties::shell_analysis::check);
+}
+
+/// `f^#` in rc: `f^` is vouched for before a comment, but not alone (a trailing `^` joins words).
+#[test]
+fn crash_shell_rc_caret_before_comment_sub_command_is_vouched_alone_too() {
+    crash("shell_analysis", "crash-rc-caret-comment", properties::shell_analysis::check);
+}
+
+/// An untrusted layer's confirm rule (here one that does not compile) turns a default deny into confirm.
+#[test]
+fn crash_decide_untrusted_confirm_rule_never_lowers_the_outcome() {
+    crash("decide", "crash-untrusted-confirm-lowers-deny", properties::decide::check);
+}
+
+/// `substitutions: deny`, `unparsedCommands: confirm`: an allowing default allows a line the analysis
+/// cannot vouch for although the tool has a deny rule.
+#[test]
+fn crash_decide_fallback_never_allows_an_unvouched_line_of_a_restricted_tool() {
+    crash("decide", "crash-fallback-allows-unvouched", properties::decide::check);
+}
+
+/// `alwaysAllowToolActions` turns the confirm fallback into allow before the unvouched-line guard.
+#[test]
+fn crash_decide_legacy_always_allow_never_allows_an_unvouched_input_of_a_restricted_tool() {
+    crash("decide", "crash-legacy-allows-unvouched", properties::decide::check);
+}
