@@ -359,6 +359,49 @@ console.log('');
 target(`build time at ${ruleCount} rules`, Number(buildRow['new Policy(spec) ms']), ' ms', '<=', 5);
 if (previous) regression(`build time at ${ruleCount} rules`, Number(buildRow['new Policy(spec) ms']), Number(buildRow['prev new Policy(spec) ms']));
 
+// ---- hostile input at the budgets (src/limits.rs) ----
+
+/** Median ms of one call over 7 runs after one warm-up. */
+function medianMs(fn) {
+  fn();
+  const samples = [];
+  for (let k = 0; k < 7; k++) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return median(samples);
+}
+{
+  const LIMIT = 64 * 1024;
+  const fill = (unit) => unit.repeat(Math.floor(LIMIT / unit.length)).slice(0, LIMIT);
+  const policy = new engine.Policy(policySpec(makeRules(1000)));
+  const shapes = [
+    ['one long word', fill('a')],
+    ['32,768 sub-commands `a;`', fill('a;')],
+    ['pipes and chains `cmd1 x | cmd2 && `', fill('cmd1 x | cmd2 && ')],
+    ['nested substitutions `$(echo `', fill('$(echo ')],
+    ['quotes and escapes `"a\\ b" \'c\' `', fill('"a\\ b" \'c\' ')],
+    ['one byte over the budget', fill('a;') + 'a'],
+  ];
+  const rows = shapes.map(([shape, line]) => {
+    const d = policy.decide('terminal', line);
+    return { 'input (64 KiB)': shape, 'decide ms': medianMs(() => policy.decide('terminal', line)).toFixed(1), outcome: d.outcome, reason: d.reason };
+  });
+  policy.free();
+  // The largest settings text read: 4 MiB of rules.
+  const rules = [];
+  for (let i = 0; JSON.stringify(rules).length < 4 * 1024 * 1024 - 4096; i++) rules.push({ pattern: `^tool${i}\\s+(run|test)\\b` });
+  const bigSpec = { layers: [{ name: 'user', tools: { terminal: { alwaysAllow: rules } } }] };
+  const buildBig = medianMs(() => new engine.Policy(bigSpec).free());
+  const big = new engine.Policy(bigSpec);
+  const bigDecide = medianMs(() => big.decide('terminal', 'tool123 run && tool99999 x | cat'));
+  big.free();
+  console.log(`\n== Hostile input at the budgets (64 KiB per input, 4 MiB per settings text; 1,000 rules) ==\n`);
+  printTable(rows);
+  console.log(`\nlargest settings text: ${rules.length.toLocaleString('en-US')} rules in ${(JSON.stringify(bigSpec).length / 1048576).toFixed(2)} MiB: build ${buildBig.toFixed(0)} ms, then decide ${(bigDecide * 1000).toFixed(0)} µs`);
+}
+
 // ---- sizes ----
 console.log(`\n== .wasm size (gzip -9; KB = 1,000 bytes), read from pkg/ when the bench started ==\n`);
 const kb = (bytes) => (bytes / 1000).toFixed(1);
