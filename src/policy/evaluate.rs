@@ -240,10 +240,8 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
             allow.first_match(&item.subject()).map(|r| r.origin.clone())
         } else if item.only_assignment_hazards() {
             let bare = item.without_assignments().unwrap_or_default();
-            allow
-                .first_match(&item.subject())
-                .filter(|r| !r.matcher.is_match(&super::rules::Subject::text(&bare)))
-                .map(|r| r.origin.clone())
+            // The earliest rule that spells the assignment out, whichever rules match before it.
+            allow.first_match_where(&item.subject(), |r| !r.matcher.is_match(&super::rules::Subject::text(&bare))).map(|r| r.origin.clone())
         } else {
             None
         };

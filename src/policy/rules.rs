@@ -584,6 +584,12 @@ impl RuleSet {
         best.and_then(|i| self.rules.get(i))
     }
 
+    /// The earliest rule that matches the subject and also passes `keep`: a plain scan, for the
+    /// rare lookups a condition beyond matching decides (a command with leading assignments).
+    pub fn first_match_where(&self, subject: &Subject<'_>, keep: impl Fn(&CompiledRule) -> bool) -> Option<&CompiledRule> {
+        self.rules.iter().find(|r| r.matcher.is_match(subject) && keep(r))
+    }
+
     /// The plain algorithm the index must agree with: the first rule, in order, that matches.
     #[cfg(test)]
     pub fn first_match_by_scan(&self, subject: &Subject<'_>) -> Option<&CompiledRule> {
