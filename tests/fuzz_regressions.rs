@@ -74,7 +74,7 @@ fn crash(target: &str, name: &str, check: fn(&[u8])) {
     check(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
 }
 
-// ---- Inputs that broke a property (known findings: fuzz/known-findings.txt). Each fails until its bug is fixed. ----
+// ---- Inputs that broke a property. Each test fails while its bug is open (fuzz/known-findings.txt lists the open ones). ----
 
 /// `! ! ls`: bash runs `ls` (the second `!` negates again); the analysis reports a command named `!`
 /// with argument `ls`, so rules on `ls` (`^rm\b` for `! ! rm -rf x`) never see it.
@@ -112,4 +112,11 @@ fn crash_decide_fallback_never_allows_an_unvouched_line_of_a_restricted_tool() {
 #[test]
 fn crash_decide_legacy_always_allow_never_allows_an_unvouched_input_of_a_restricted_tool() {
     crash("decide", "crash-legacy-allows-unvouched", properties::decide::check);
+}
+
+/// `PAGER=x` with allow rules `""` then `.`: the assignment exception looks only at the first
+/// matching allow rule, so removing `""` turns the tool's default deny into allow.
+#[test]
+fn crash_decide_removing_an_allow_rule_never_turns_a_decision_into_allow() {
+    crash("decide", "crash-assignment-cover-first-rule-only", properties::decide::check);
 }
