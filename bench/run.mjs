@@ -391,7 +391,11 @@ function medianMs(fn) {
   policy.free();
   // The largest settings text read: 4 MiB of rules.
   const rules = [];
-  for (let i = 0; JSON.stringify(rules).length < 4 * 1024 * 1024 - 4096; i++) rules.push({ pattern: `^tool${i}\\s+(run|test)\\b` });
+  for (let i = 0, bytes = 0; bytes < 4 * 1024 * 1024 - 4096; i++) {
+    const rule = { pattern: `^tool${i}\\s+(run|test)\\b` };
+    rules.push(rule);
+    bytes += JSON.stringify(rule).length + 1;
+  }
   const bigSpec = { layers: [{ name: 'user', tools: { terminal: { alwaysAllow: rules } } }] };
   const buildBig = medianMs(() => new engine.Policy(bigSpec).free());
   const big = new engine.Policy(bigSpec);
