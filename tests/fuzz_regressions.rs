@@ -95,6 +95,13 @@ fn crash_shell_rc_caret_before_comment_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-rc-caret-comment", properties::shell_analysis::check);
 }
 
+/// `x[$3!|!|1`: a `!` after a `|` was a command named `!` in context and a bare negation alone; bash
+/// refuses it, so it is not vouched for.
+#[test]
+fn crash_shell_bang_after_pipe_sub_command_is_vouched_alone_too() {
+    crash("shell_analysis", "crash-bang-after-pipe", properties::shell_analysis::check);
+}
+
 /// An untrusted layer's confirm rule (here one that does not compile) turns a default deny into confirm.
 #[test]
 fn crash_decide_untrusted_confirm_rule_never_lowers_the_outcome() {

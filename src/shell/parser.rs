@@ -411,6 +411,11 @@ impl Parser {
                 if words.is_empty() && !word.quoted && RESERVED_WORDS.contains(&word.text.as_str()) {
                     self.distrust(&format!("the shell keyword '{}' is not analysed", word.text));
                 }
+                if words.is_empty() && !word.quoted && word.text == "!" {
+                    // A pipeline's own `!` was taken before its first command; bash refuses one
+                    // after a `|` (`a | ! | b`).
+                    self.distrust("a '!' can only start a pipeline");
+                }
                 if words.is_empty() && !word.quoted && word.text == "}" {
                     // Where a command starts, '}' can only close a group: bash refuses `ls; }`.
                     self.distrust("a '}' has no matching '{'");

@@ -231,3 +231,12 @@ fn repeated_negation_names_the_command_it_negates() {
         assert_eq!(a.cannot_vouch, None, "{line}");
     }
 }
+
+/// Found by the fuzz smoke run: bash refuses a `!` after a `|` (`x | ! | y`), so it is not vouched for.
+#[test]
+fn a_negation_after_a_pipe_is_not_vouched_for() {
+    for line in ["x[$3!|!|1", "echo a | ! | cat", "x | ! cat"] {
+        assert!(analyze(line).cannot_vouch.is_some(), "{line}");
+    }
+    assert_eq!(analyze("! x | cat").cannot_vouch, None);
+}
