@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A bounded fuzz run: each target of fuzz/ for a few seconds, starting from its kept corpus in
+# A bounded fuzz run: each target of fuzz/ for a few seconds (a fixed seed, so a run is the same
+# mutations on every machine up to its time limit), starting from its kept corpus in
 # tests/fuzz-corpus/<target>/. Fails on any crash, that is on any property that breaks (the
 # properties are in fuzz/properties/). Known findings (fuzz/known-findings.txt) are tolerated here,
 # so only a new failure fails the run; tests/fuzz_regressions.rs keeps failing on them until fixed.
@@ -43,7 +44,7 @@ for target in "${TARGETS[@]}"; do
   find "tests/fuzz-corpus/$target" -maxdepth 1 -type f ! -name 'crash-*' -exec cp {} "$work/$target/" \;
   say "$target: ${SECONDS_PER_TARGET}s from $(ls "$work/$target" | wc -l) corpus files"
   if ! nice -n 15 cargo +nightly fuzz run --fuzz-dir fuzz --sanitizer none "$target" "$work/$target" -- \
-    -max_total_time="$SECONDS_PER_TARGET" -artifact_prefix="$work/" > "$work/$target.log" 2>&1; then
+    -max_total_time="$SECONDS_PER_TARGET" -seed=1 -artifact_prefix="$work/" > "$work/$target.log" 2>&1; then
     tail -n 40 "$work/$target.log"
     mkdir -p fuzz/artifacts/smoke
     for crash in "$work"/crash-*; do
