@@ -22,6 +22,8 @@ const engine = require(join(root, 'pkg', 'engine', 'node', 'toolgate_engine.js')
 const WASM_FILES = [
   ['node/toolgate_bg.wasm', 100_000], ['web/toolgate_bg.wasm', 100_000],
   ['engine/node/toolgate_engine_bg.wasm', 150_000], ['engine/web/toolgate_engine_bg.wasm', 150_000],
+  // No target: the engine plus lint, import/export and the settings validator, and the settings page's module.
+  ['tools/node/toolgate_tools_bg.wasm', null], ['settings-page/toolgate_settings_bg.wasm', null],
 ];
 const readSizes = (pkg) => new Map(WASM_FILES.map(([file]) => {
   try {
@@ -413,7 +415,7 @@ printTable(WASM_FILES.map(([file, limit]) => {
   const s = sizes.get(file), p = prevSizes?.get(file);
   const row = { file: `pkg/${file}`, 'raw KB': s ? kb(s.raw) : 'missing', 'gzipped KB': s ? kb(s.gz) : 'missing' };
   if (prevSizes) row['prev gzipped KB'] = p ? kb(p.gz) : 'missing';
-  row.target = `<= ${limit / 1000} KB`;
-  row.verdict = s && s.gz <= limit ? 'met' : 'MISSED';
+  row.target = limit ? `<= ${limit / 1000} KB` : '';
+  row.verdict = !limit ? '' : s && s.gz <= limit ? 'met' : 'MISSED';
   return row;
 }));

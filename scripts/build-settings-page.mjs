@@ -4,7 +4,7 @@
 //     to its host), web target, and the same bytes as an ES module (toolgate_settings_wasm.js), so
 //     a webview whose CSP has no `connect-src` can still load it (scripts only, 'wasm-unsafe-eval');
 //   - the page (settings-page.js, settings-page.css) and the host half from js/settings-page/:
-//     host.mjs (ES module) as written and host.cjs, its CommonJS twin over the engine's Node build;
+//     host.mjs (ES module) as written and host.cjs, its CommonJS twin over the tools' Node build;
 //   - the `exports` entries, added to the package.json build.mjs wrote.
 import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ export function wasmBytes() {
   const source = join(root, 'js', 'settings-page');
   for (const file of readdirSync(source)) copyFileSync(join(source, file), join(out, file));
 
-  // host.mjs ends with its one `export { … };`: the CommonJS twin takes the engine's Node build as its core.
+  // host.mjs ends with its one `export { … };`: the CommonJS twin takes the tools' Node build as its core.
   const host = readFileSync(join(source, 'host.mjs'), 'utf8');
   const exportLine = /^export \{ ([\w, ]+) \};\n?$/m;
   const names = host.match(exportLine)?.[1];
@@ -47,8 +47,8 @@ export function wasmBytes() {
   writeFileSync(join(out, 'host.cjs'), `'use strict';
 // Generated from host.mjs by scripts/build-settings-page.mjs: the host half in CommonJS (.cjs: this
 // folder's .js files are ES modules for the webview), validating
-// with the engine's Node build (the same core as the page's module).
-const defaultCore = require('../engine/node/toolgate_engine.js');
+// with the tools' Node build (the same core as the page's module).
+const defaultCore = require('../tools/node/toolgate_tools.js');
 ${host.replace(exportLine, '')
     .replace(/^const defaultCore = null;.*$/m, '')}
 module.exports = { ${names} };
@@ -60,7 +60,7 @@ module.exports = { ${names} };
   manifest.exports = {
     ...manifest.exports,
     './settings-page': { types: './settings-page/settings-page.d.ts', default: './settings-page/settings-page.js' },
-    // CommonJS over the engine's Node build (Node's ESM imports it too); host.mjs, for a page or a
+    // CommonJS over the tools' Node build (Node's ESM imports it too); host.mjs, for a page or a
     // stand-in that passes its own core, is reached through './settings-page/*'.
     './settings-page/host': { types: './settings-page/host.d.ts', default: './settings-page/host.cjs' },
     './settings-page/protocol': { types: './settings-page/protocol.d.ts' },

@@ -19,13 +19,18 @@ if (!existsSync(wasmOpt)) {
 }
 
 rmSync(pkg, { recursive: true, force: true });
-// Two APIs from one crate, by Cargo feature: the MCP allowlist (main entry, small) and the
-// layered rule engine (`toolgate/engine`); each for Node (CommonJS) and the web (ES module).
+// Three APIs from one crate, by Cargo feature: the MCP allowlist (main entry, small), the layered
+// rule engine (`toolgate/engine`) and the engine with its tools (`toolgate/tools`); each for Node
+// (CommonJS) and the web (ES module).
 const builds = [
   { target: 'nodejs', dir: 'node', name: 'toolgate', type: 'commonjs', features: [] },
   { target: 'web', dir: 'web', name: 'toolgate', type: 'module', features: [] },
   { target: 'nodejs', dir: 'engine/node', name: 'toolgate_engine', type: 'commonjs', features: ['--no-default-features', '--features', 'engine'] },
   { target: 'web', dir: 'engine/web', name: 'toolgate_engine', type: 'module', features: ['--no-default-features', '--features', 'engine'] },
+  // The engine plus lint, import/export and the settings validator (`toolgate/tools`): what a CLI, a
+  // settings page's host or an importer needs, kept out of the module that only decides.
+  { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'tools'] },
+  { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'tools'] },
 ];
 for (const { target, dir, name, type, features } of builds) {
   const out = join(pkg, dir);
@@ -88,6 +93,8 @@ const node = { types: './node/toolgate.d.ts', default: './node/toolgate.js' };
 const web = { types: './web/toolgate.d.ts', default: './web/toolgate.js' };
 const engineNode = { types: './engine/node/toolgate_engine.d.ts', default: './engine/node/toolgate_engine.js' };
 const engineWeb = { types: './engine/web/toolgate_engine.d.ts', default: './engine/web/toolgate_engine.js' };
+const toolsNode = { types: './tools/node/toolgate_tools.d.ts', default: './tools/node/toolgate_tools.js' };
+const toolsWeb = { types: './tools/web/toolgate_tools.d.ts', default: './tools/web/toolgate_tools.js' };
 const manifest = {
   name: 'toolgate',
   version,
@@ -104,14 +111,18 @@ const manifest = {
     './engine/node': engineNode,
     './engine/web': engineWeb,
     './engine/toolgate_engine_bg.wasm': './engine/web/toolgate_engine_bg.wasm',
+    './tools': { node: toolsNode, default: toolsWeb },
+    './tools/node': toolsNode,
+    './tools/web': toolsWeb,
+    './tools/toolgate_tools_bg.wasm': './tools/web/toolgate_tools_bg.wasm',
     './mcp-server': { types: './mcp-server/index.d.ts', default: './mcp-server/index.js' },
     './package.json': './package.json',
   },
-  files: ['node/', 'web/', 'engine/', 'resilient/', 'mcp-server/', 'README.md'],
+  files: ['node/', 'web/', 'engine/', 'tools/', 'resilient/', 'mcp-server/', 'README.md'],
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
 // The settings page (`toolgate/settings-page`): its own wasm module, the page, the host half; adds its exports.
 buildSettingsPage({ root, pkg, run, wasmOpt });
-console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/node/, engine/web/, resilient/, mcp-server/`);
+console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/`);

@@ -31,7 +31,7 @@ export async function buildExtension({ quiet = false } = {}) {
   });
   const toolgate = join(link, '.');
   cpSync(join(toolgate, 'node', 'toolgate_bg.wasm'), join(dist, 'toolgate_bg.wasm'));
-  cpSync(join(toolgate, 'engine', 'node', 'toolgate_engine_bg.wasm'), join(dist, 'toolgate_engine_bg.wasm'));
+  cpSync(join(toolgate, 'tools', 'node', 'toolgate_tools_bg.wasm'), join(dist, 'toolgate_tools_bg.wasm'));
   cpSync(join(toolgate, 'settings-page'), join(dist, 'settings-page'), {
     recursive: true,
     // The webview needs the page's modules, style and snippets; not the host half or declarations.

@@ -14,7 +14,7 @@ export interface WebviewLike {
   onDidReceiveMessage(listener: (message: WebviewMessage) => unknown): { dispose(): unknown } | undefined | void;
 }
 
-/** The part of toolgate's core the host uses (the engine module: its Node build by default). */
+/** The part of toolgate's core the host uses (the tools module, `toolgate/tools`: its Node build by default). */
 export interface SettingsCore {
   validateSettings(draft: unknown, context?: PageContext | null): SettingsValidation;
 }
@@ -28,7 +28,7 @@ export interface SettingsHostOptions {
   persist(settings: CompleteSettings): void | Promise<void>;
   /** The MCP catalogue, the administrator's state and workspace trust, or a function giving them. */
   context?: PageContext | (() => PageContext | Promise<PageContext>);
-  /** toolgate's core; `toolgate/settings-page/host` uses the engine's Node build when absent. */
+  /** toolgate's core; `toolgate/settings-page/host` uses the tools' Node build when absent. */
   core?: SettingsCore;
   /** Called after a save was persisted, with the settings now in force. */
   onDidSave?(settings: CompleteSettings): void;

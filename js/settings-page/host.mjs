@@ -1,7 +1,7 @@
 // The host half of toolgate's settings page (PROTOCOL.md): answers the page's messages, validates
 // every draft again with the toolgate core before anything is persisted, and keeps the last good
 // settings in force. This file is the ES module; the package's `toolgate/settings-page/host` is its
-// CommonJS twin (host.cjs, generated), whose core defaults to the engine's Node build.
+// CommonJS twin (host.cjs, generated), whose core defaults to the tools' Node build.
 //
 // Nothing here touches VS Code itself: `webview` is anything with VS Code's `postMessage` and
 // `onDidReceiveMessage`, `load` and `persist` are the extension's own.
@@ -9,7 +9,7 @@
 /** The protocol version both halves speak (`ready.protocol`, `load.protocol`). */
 const PROTOCOL_VERSION = 1;
 
-const defaultCore = null; // host.cjs: the engine's Node build
+const defaultCore = null; // host.cjs: the tools' Node build
 
 // Values go into double-quoted attributes and text, so single quotes (the CSP's) stay as written.
 const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -62,7 +62,7 @@ function problem(code, message) {
  * Options: `webview` ({ postMessage, onDidReceiveMessage }), `load()` → the stored settings (or a
  * promise), `persist(settings)` → void or a promise (a throw or rejection rejects the save),
  * `context` (the MCP catalogue, the administrator's state, workspace trust: a value or a function),
- * `core` (toolgate's core: `validateSettings`; host.cjs defaults to the engine's Node build),
+ * `core` (toolgate's core: `validateSettings`; host.cjs defaults to the tools' Node build),
  * `onDidSave(settings)`, `log(message, level)`.
  */
 function createSettingsHost(options = {}) {

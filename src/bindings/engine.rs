@@ -51,7 +51,7 @@ fn call_args(tool: &JsValue, input: Option<Ts<ToolInput>>) -> Result<(String, Ve
 #[derive(Debug)]
 #[wasm_bindgen(js_name = Policy)]
 pub struct JsPolicy {
-    inner: policy::Policy,
+    pub(crate) inner: policy::Policy,
 }
 
 #[wasm_bindgen(js_class = Policy)]
@@ -136,12 +136,6 @@ impl JsPolicy {
         to_js(&api::policy_problems(&self.inner))
     }
 
-    /// Lint findings about the policy's rules, failing examples included: `{ code, severity, message, path, … }`.
-    #[wasm_bindgen(getter, unchecked_return_type = "Finding[]")]
-    pub fn findings(&self) -> Result<JsValue, JsValue> {
-        to_js(&api::policy_findings(&self.inner))
-    }
-
     /// The examples of the spec's rules that were not decided as their rule says.
     #[wasm_bindgen(getter = exampleFailures, unchecked_return_type = "ExampleFailure[]")]
     pub fn example_failures(&self) -> Result<JsValue, JsValue> {
@@ -153,13 +147,6 @@ impl JsPolicy {
     pub fn spec(&self) -> Result<Ts<PolicySpec>, JsValue> {
         to_ts(self.inner.spec())
     }
-}
-
-/// Lints a policy spec: `{ ok, findings }`, `ok` when no finding is an error.
-#[wasm_bindgen]
-pub fn lint(spec: Ts<PolicySpec>) -> Result<Ts<crate::lint::LintReport>, JsValue> {
-    let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
-    to_ts(&api::lint(spec))
 }
 
 /// A shipped preset as the layer it is (rules for `terminal`, with their examples), to store or copy.
@@ -199,38 +186,6 @@ pub fn apply_zed_settings_change(
     let change: SettingsChange = json_arg(&change.js_value(), "change")?;
     let answer = api::apply_zed_change(&settings, &change).map(|settings| serde_json::json!({ "settings": settings }));
     to_js(&api::answer_json(&answer))
-}
-
-// ---------------------------------------------------------------------------------------
-// Other agents' rules: import and export (src/import).
-
-use crate::import::{ExportResult, ImportContext, ImportSource, PeerFormat};
-
-/// Another agent's rules (Claude Code, Codex, VS Code, Cursor, Gemini CLI) read into one policy, with a
-/// report of what every source rule became; or the problems that prevented it.
-#[wasm_bindgen(js_name = importPolicy, unchecked_return_type = "{ ok: true, policy: PolicySpec, report: RuleReport[] } | { ok: false, errors: Problem[] }")]
-pub fn import_policy(
-    format: Ts<PeerFormat>,
-    #[wasm_bindgen(unchecked_param_type = "ImportSource[]")] sources: JsValue,
-    context: Option<Ts<ImportContext>>,
-) -> Result<JsValue, JsValue> {
-    let format: PeerFormat = json_arg(&format.js_value(), "format")?;
-    let sources: Vec<ImportSource> = json_arg(&sources, "sources")?;
-    let context: Option<ImportContext> = optional_json_arg(context.map(|c| c.js_value()), "context")?;
-    to_js(&api::answer_json(&api::import_policy(format, &sources, &context.unwrap_or_default())))
-}
-
-/// A policy written in another agent's format: the files, and what could not be said.
-#[wasm_bindgen(js_name = exportPolicy)]
-pub fn export_policy(
-    format: Ts<PeerFormat>,
-    spec: Ts<PolicySpec>,
-    context: Option<Ts<ImportContext>>,
-) -> Result<Ts<ExportResult>, JsValue> {
-    let format: PeerFormat = json_arg(&format.js_value(), "format")?;
-    let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
-    let context: Option<ImportContext> = optional_json_arg(context.map(|c| c.js_value()), "context")?;
-    to_ts(&api::export_policy(format, &spec, &context.unwrap_or_default()))
 }
 
 // ---------------------------------------------------------------------------------------

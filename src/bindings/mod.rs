@@ -1,5 +1,6 @@
-//! The JavaScript API: a thin layer over the core (wasm32 only). Two builds come from it, by
-//! Cargo feature: `mcp` (the package's main entry, small) and `engine` (`toolgate/engine`).
+//! The JavaScript API: a thin layer over the core (wasm32 only). Three builds come from it, by
+//! Cargo feature: `mcp` (the package's main entry, small), `engine` (`toolgate/engine`: decides)
+//! and `tools` (`toolgate/tools`: the engine plus lint, import/export and the settings validator).
 //!
 //! Every function checks its JavaScript arguments before the core sees them: strings must
 //! be strings and well-formed UTF-16 (a lone surrogate would otherwise become U+FFFD and
@@ -17,9 +18,11 @@ use wasm_bindgen::JsCast;
 pub mod engine;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-#[cfg(feature = "engine")]
+#[cfg(feature = "tools")]
 pub mod settings;
 pub mod tape;
+#[cfg(feature = "tools")]
+pub mod tools;
 #[cfg(feature = "trap-test")]
 mod trap;
 #[cfg(feature = "webview")]

@@ -1,4 +1,4 @@
-//! The settings page's document in `toolgate/engine`: what the webview and the extension host
+//! The settings page's document in `toolgate/tools`: what the webview and the extension host
 //! share, so a draft the page shows as valid is the draft the host accepts, and a call is decided
 //! in the host exactly as the page previewed it. See [`crate::settings`].
 

@@ -14,6 +14,8 @@ const fixtures = JSON.parse(readFileSync(join(here, '..', 'fixtures', 'contract.
 const require = installPackage();
 const mcp = require('toolgate');
 const engine = require('toolgate/engine');
+// Lint, import/export and the settings validator are in `toolgate/tools` (the engine plus its tools).
+const tools = require('toolgate/tools');
 
 /** Runs `f` on a compiled policy and frees it, whatever happens. */
 function withPolicy(spec, f) {
@@ -60,11 +62,11 @@ const calls = {
   decideTerminalCommand: (a) => engine.decideTerminalCommand(a(0), a(1), a(2)),
   decideFileOperation: (a) => engine.decideFileOperation(a(0), a(1), a(2), a(3), a(4)),
   // The settings page's document (the host half and the page call these).
-  validateSettings: (a) => engine.validateSettings(a(0), a(1)),
-  applySettingsChange: (a) => engine.applySettingsChange(a(0), a(1)),
+  validateSettings: (a) => tools.validateSettings(a(0), a(1)),
+  applySettingsChange: (a) => tools.applySettingsChange(a(0), a(1)),
   // Other agents' rules (src/import).
-  importPolicy: (a) => engine.importPolicy(a(0), a(1), a(2)),
-  exportPolicy: (a) => engine.exportPolicy(a(0), a(1), a(2)),
+  importPolicy: (a) => tools.importPolicy(a(0), a(1), a(2)),
+  exportPolicy: (a) => tools.exportPolicy(a(0), a(1), a(2)),
   // The MCP functions come from the package's main entry.
   decideMcp: (a) => mcp.decideMcp(a(0), a(1), a(2), a(3)),
   validateName: (a) => mcp.validateName(a(0), a(1)),

@@ -32,6 +32,26 @@ test('the engine ships as its own module, for Node and the web', () => {
   }
 });
 
+test('lint, import/export and the settings validator ship in toolgate/tools, beside an engine that only decides', () => {
+  const tools = require('toolgate/tools');
+  assert.match(require.resolve('toolgate/tools'), /tools[\\/]node[\\/]toolgate_tools\.js$/);
+  for (const f of ['tools/node/toolgate_tools.js', 'tools/node/toolgate_tools_bg.wasm', 'tools/web/toolgate_tools.js', 'tools/web/toolgate_tools.d.ts']) {
+    assert.ok(packedFiles().includes(f), f);
+  }
+  for (const name of ['lint', 'importPolicy', 'exportPolicy', 'validateSettings', 'settingsPolicy']) {
+    assert.equal(typeof tools[name], 'function', `toolgate/tools exports ${name}`);
+    assert.equal(engine[name], undefined, `toolgate/engine leaves ${name} to toolgate/tools`);
+  }
+  // The tools' Policy is the engine's, with findings; both decide alike.
+  const shadowed = { layers: [{ name: 'user', kind: 'user', tools: { terminal: { alwaysAllow: [{ pattern: '^git push\\b' }], alwaysDeny: [{ pattern: '^git\\b' }] } } }] };
+  const withTools = new tools.Policy(shadowed), plain = new engine.Policy(shadowed);
+  assert.ok(withTools.findings.some((f) => f.code === 'shadowedAllow'), JSON.stringify(withTools.findings));
+  assert.equal(plain.findings, undefined);
+  assert.deepEqual(withTools.decide('terminal', 'git push'), plain.decide('terminal', 'git push'));
+  withTools.free();
+  plain.free();
+});
+
 test('terminal commands are decided per sub-command, and explained', () => {
   const policy = new engine.Policy(spec);
   assert.equal(policy.outcome('terminal', 'ls -la && git status'), 'allow');

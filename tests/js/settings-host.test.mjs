@@ -1,5 +1,5 @@
 // The settings page's host half alone, in Node, over a fake webview: it answers `ready` with
-// `load`, validates every save with the engine's Node build before persisting, refuses a draft
+// `load`, validates every save with the tools' Node build before persisting, refuses a draft
 // with errors without calling persist, and keeps the last good settings in force.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { installPackage, packedFiles, app, scratch } from './install-package.mjs
 const require = createRequire(import.meta.url);
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'pkg');
 const { createSettingsHost, settingsPageHtml, PROTOCOL_VERSION } = require(join(pkg, 'settings-page', 'host.cjs'));
-const engine = require(join(pkg, 'engine', 'node', 'toolgate_engine.js'));
+const engine = require(join(pkg, 'tools', 'node', 'toolgate_tools.js'));
 const mcp = require(join(pkg, 'node', 'toolgate.js'));
 
 /** A webview as the host half sees it; `send` plays the page. */
@@ -215,7 +215,7 @@ test('the page HTML carries exactly the strict CSP, no inline script or style, a
   assert.throws(() => settingsPageHtml({ cspSource: 'x', scriptUri: 'y' }), /styleUri is required/);
 });
 
-test('an extension bundled with esbuild uses the host half by name, with the engine .wasm beside the bundle', async () => {
+test('an extension bundled with esbuild uses the host half by name, with the tools .wasm beside the bundle', async () => {
   const installed = installPackage();
   assert.match(installed.resolve('toolgate/settings-page/host'), /settings-page[\\/]host\.cjs$/);
   const files = packedFiles();
@@ -242,7 +242,7 @@ test('an extension bundled with esbuild uses the host half by name, with the eng
   rmSync(dist, { recursive: true, force: true });
   await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'],
     outfile: join(dist, 'extension.js'), logLevel: 'silent' });
-  copyFileSync(join(dirname(installed.resolve('toolgate/engine')), 'toolgate_engine_bg.wasm'), join(dist, 'toolgate_engine_bg.wasm'));
+  copyFileSync(join(dirname(installed.resolve('toolgate/tools')), 'toolgate_tools_bg.wasm'), join(dist, 'toolgate_tools_bg.wasm'));
   const out = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(dist, 'extension.js'))}).run().then((r) => console.log(JSON.stringify(r)))`],
     { cwd: '/', encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   assert.deepEqual(JSON.parse(out), { answers: ['rejected', 'saved'], persisted: 1, settings: ['github:*'] });

@@ -1,9 +1,9 @@
 // The settings page's declarations under tsc --strict: the host half, the protocol, the page module,
-// and the settings functions of `toolgate/engine` they share.
+// and the settings functions of `toolgate/tools` they share.
 import { createSettingsHost, settingsPageHtml, type CompleteSettings, type SettingsHost, type WebviewLike } from 'toolgate/settings-page/host';
 import type { HostMessage, WebviewMessage, LoadMessage, PageSettings, PageContext } from 'toolgate/settings-page/protocol';
 import { startSettingsPage } from 'toolgate/settings-page';
-import { Policy, settingsPolicy, validateSettings, applySettingsChange, type SettingsValidation } from 'toolgate/engine';
+import { Policy, settingsPolicy, validateSettings, applySettingsChange, type SettingsValidation } from 'toolgate/tools';
 
 declare const webview: WebviewLike;
 const settings: PageSettings = {

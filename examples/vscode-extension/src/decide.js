@@ -5,7 +5,7 @@
 // "Try a call" section makes exactly these calls in the webview, so both sides agree.
 'use strict';
 const { McpPolicy } = require('toolgate');
-const { Policy, settingsPolicy, settingsMcp } = require('toolgate/engine');
+const { Policy, settingsPolicy, settingsMcp } = require('toolgate/tools');
 
 /**
  * A call of the fake agent (and of the test table):

@@ -15,7 +15,7 @@
 'use strict';
 const vscode = require('vscode');
 const { addToAllowlist } = require('toolgate');
-const { applySettingsChange, validateSettings } = require('toolgate/engine');
+const { applySettingsChange, validateSettings } = require('toolgate/tools');
 const { createSettingsHost, settingsPageHtml } = require('toolgate/settings-page/host');
 const { Decider, describeCall, isMcp } = require('./decide');
 const { AGENT_CALLS, CATALOGUE } = require('./agent');

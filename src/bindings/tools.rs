@@ -1,0 +1,59 @@
+//! The tools around the engine, `toolgate/tools`: lint, other agents' rules in and out, and the
+//! settings page's validator (`super::settings`). They carry a TOML parser and regex-syntax (for
+//! the character where a pattern goes wrong), which a build that only decides does not need, so
+//! they live in their own build (feature `tools`); it includes the whole engine API as well.
+
+use super::engine::JsPolicy;
+use super::{json_arg, optional_json_arg, to_js, to_ts};
+use crate::api;
+use crate::policy::PolicySpec;
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(js_class = Policy)]
+impl JsPolicy {
+    /// Lint findings about the policy's rules, failing examples included: `{ code, severity, message, path, … }`.
+    #[wasm_bindgen(getter, unchecked_return_type = "Finding[]")]
+    pub fn findings(&self) -> Result<JsValue, JsValue> {
+        to_js(&api::policy_findings(&self.inner))
+    }
+}
+
+/// Lints a policy spec: `{ ok, findings }`, `ok` when no finding is an error.
+#[wasm_bindgen]
+pub fn lint(spec: Ts<PolicySpec>) -> Result<Ts<crate::lint::LintReport>, JsValue> {
+    let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+    to_ts(&api::lint(spec))
+}
+
+// ---------------------------------------------------------------------------------------
+// Other agents' rules: import and export (src/import).
+
+use crate::import::{ExportResult, ImportContext, ImportSource, PeerFormat};
+
+/// Another agent's rules (Claude Code, Codex, VS Code, Cursor, Gemini CLI) read into one policy, with a
+/// report of what every source rule became; or the problems that prevented it.
+#[wasm_bindgen(js_name = importPolicy, unchecked_return_type = "{ ok: true, policy: PolicySpec, report: RuleReport[] } | { ok: false, errors: Problem[] }")]
+pub fn import_policy(
+    format: Ts<PeerFormat>,
+    #[wasm_bindgen(unchecked_param_type = "ImportSource[]")] sources: JsValue,
+    context: Option<Ts<ImportContext>>,
+) -> Result<JsValue, JsValue> {
+    let format: PeerFormat = json_arg(&format.js_value(), "format")?;
+    let sources: Vec<ImportSource> = json_arg(&sources, "sources")?;
+    let context: Option<ImportContext> = optional_json_arg(context.map(|c| c.js_value()), "context")?;
+    to_js(&api::answer_json(&api::import_policy(format, &sources, &context.unwrap_or_default())))
+}
+
+/// A policy written in another agent's format: the files, and what could not be said.
+#[wasm_bindgen(js_name = exportPolicy)]
+pub fn export_policy(
+    format: Ts<PeerFormat>,
+    spec: Ts<PolicySpec>,
+    context: Option<Ts<ImportContext>>,
+) -> Result<Ts<ExportResult>, JsValue> {
+    let format: PeerFormat = json_arg(&format.js_value(), "format")?;
+    let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+    let context: Option<ImportContext> = optional_json_arg(context.map(|c| c.js_value()), "context")?;
+    to_ts(&api::export_policy(format, &spec, &context.unwrap_or_default()))
+}
