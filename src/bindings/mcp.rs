@@ -251,10 +251,11 @@ impl JsMcpPolicy {
         #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
         mode: JsAutoRunMode,
     ) -> Result<Ts<mcp::McpDecision>, JsValue> {
-        let serverId = string_arg(&serverId, "serverId")?;
-        let toolName = string_arg(&toolName, "toolName")?;
-        let mode = mode_arg(mode)?;
-        to_ts(&self.inner.decide(&serverId, &toolName, mode))
+        // The names in one crossing (as `needsApproval`), checked before the mode as before.
+        let decision = self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| {
+            mode_arg(mode).map(|mode| self.inner.decide(server, tool, mode))
+        })??;
+        to_ts(&decision)
     }
 
     /// Only whether the call needs approval: the same decision as `decide`, for the hot path.

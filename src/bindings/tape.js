@@ -6,40 +6,59 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
 // Field and variant names by id, per wasm instance (its memory): each instance numbers its own.
 const keysOf = new WeakMap();
 
+// The reader's state for the result being decoded. Module-level rather than a closure per call:
+// decoding is re-entrant-free (nothing calls back into wasm while it runs).
+let slots = new Float64Array(0);
+let text = '';
+let keys = [];
+let at = 0;
+// A Float64Array over the whole memory, made again only when the memory grows (a new buffer).
+let view = new Float64Array(0);
+let bytes = new Uint8Array(0);
+
 export function decodeTape(memory, slotsPtr, slotsLen, textPtr, textLen) {
-  const slots = new Float64Array(memory.buffer, slotsPtr, slotsLen);
-  const text = textLen === 0 ? '' : decoder.decode(new Uint8Array(memory.buffer, textPtr, textLen));
-  let keys = keysOf.get(memory);
+  if (view.buffer !== memory.buffer) {
+    view = new Float64Array(memory.buffer);
+    bytes = new Uint8Array(memory.buffer);
+  }
+  // Slots are 8-byte aligned (a Vec<f64>), so they index the whole-memory view directly.
+  slots = view;
+  at = slotsPtr / 8;
+  const end = at + slotsLen;
+  text = textLen === 0 ? '' : decoder.decode(bytes.subarray(textPtr, textPtr + textLen));
+  keys = keysOf.get(memory);
   if (keys === undefined) keysOf.set(memory, (keys = []));
-  let at = 0;
-  const read = () => {
-    switch (slots[at++]) {
-      case 0: return null;
-      case 1: return false;
-      case 2: return true;
-      case 3: return slots[at++];
-      case 4: { const start = slots[at++]; return text.slice(start, slots[at++]); }
-      case 5: {
-        const array = [];
-        for (let n = slots[at++]; n > 0; n--) array.push(read());
-        return array;
-      }
-      case 6: {
-        const object = {};
-        for (let n = slots[at++]; n > 0; n--) {
-          const key = read();
-          object[key] = read();
-        }
-        return object;
-      }
-      case 7: return keys[slots[at++]];
-      case 8: {
-        const id = slots[at++];
-        const start = slots[at++];
-        return (keys[id] = text.slice(start, slots[at++]));
-      }
-      default: throw new Error(`toolgate: unreadable result (opcode ${slots[at - 1]} at ${at - 1})`);
+  const value = read();
+  if (at !== end) throw new Error(`toolgate: unreadable result (${end - at} slot(s) left over)`);
+  return value;
+}
+
+function read() {
+  switch (slots[at++]) {
+    case 0: return null;
+    case 1: return false;
+    case 2: return true;
+    case 3: return slots[at++];
+    case 4: { const start = slots[at++]; return text.slice(start, slots[at++]); }
+    case 5: {
+      const array = [];
+      for (let n = slots[at++]; n > 0; n--) array.push(read());
+      return array;
     }
-  };
-  return read();
+    case 6: {
+      const object = {};
+      for (let n = slots[at++]; n > 0; n--) {
+        const key = read();
+        object[key] = read();
+      }
+      return object;
+    }
+    case 7: return keys[slots[at++]];
+    case 8: {
+      const id = slots[at++];
+      const start = slots[at++];
+      return (keys[id] = text.slice(start, slots[at++]));
+    }
+    default: throw new Error(`toolgate: unreadable result (opcode ${slots[at - 1]} at slot ${at - 1})`);
+  }
 }

@@ -256,10 +256,11 @@ fn fill(template: &str, hit: &Hit) -> String {
     let rule = hit.rule.as_deref();
     let mut out = String::with_capacity(template.len() + 64);
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
+    // A byte scan: templates are short, and `str::find` sets up a searcher per call.
+    while let Some(open) = rest.bytes().position(|b| b == b'{') {
         let (before, from_brace) = rest.split_at(open);
         out.push_str(before);
-        let name = from_brace.get(1..).and_then(|after| after.find('}').and_then(|close| after.get(..close)));
+        let name = from_brace.get(1..).and_then(|after| after.bytes().position(|b| b == b'}').and_then(|close| after.get(..close)));
         let value = match name {
             Some("item") => Some(hit.item.as_deref().unwrap_or_default()),
             Some("entry") => Some(rule.map_or("", |r| r.pattern.as_str())),

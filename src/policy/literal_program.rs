@@ -46,30 +46,29 @@ fn is_space(b: u8) -> bool {
 
 /// A literal character of a pattern: a plain ASCII character that is not a regex
 /// metacharacter, or an escaped ASCII punctuation character.
-fn literal_char(chars: &[char], at: usize) -> Option<(u8, usize)> {
+fn literal_char(chars: &[u8], at: usize) -> Option<(u8, usize)> {
     let c = *chars.get(at)?;
-    if c == '\\' {
+    if c == b'\\' {
         // Any ASCII punctuation may be escaped, except `<` and `>`: `\<` and `\>` are word
         // assertions in the regex syntax, not literals.
         let next = *chars.get(at + 1)?;
-        return (next.is_ascii_punctuation() && next != '<' && next != '>').then_some((next as u8, 2));
+        return (next.is_ascii_punctuation() && next != b'<' && next != b'>').then_some((next, 2));
     }
-    let meta = ".^$*+?()[]{}|\\";
-    (c.is_ascii() && !c.is_ascii_control() && !meta.contains(c)).then_some((c as u8, 1))
+    let meta = matches!(c, b'.' | b'^' | b'$' | b'*' | b'+' | b'?' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'|' | b'\\');
+    (c.is_ascii() && !c.is_ascii_control() && !meta).then_some((c, 1))
 }
 
 /// Whether the character after a literal run is a quantifier that would apply to its last character.
-fn quantified(chars: &[char], at: usize) -> bool {
-    matches!(chars.get(at), Some('*' | '+' | '?' | '{'))
+fn quantified(chars: &[u8], at: usize) -> bool {
+    matches!(chars.get(at), Some(b'*' | b'+' | b'?' | b'{'))
 }
 
 impl LiteralProgram {
     /// Reads `pattern` as a literal program, or `None` when it is anything else.
     pub(crate) fn parse(pattern: &str, case_sensitive: bool) -> Option<Self> {
-        // Every step is ASCII, so a non-ASCII pattern is never one; for an ASCII one a character
-        // index is a byte index, and the rest of the pattern is a slice of it.
+        // Every step is ASCII, so a non-ASCII pattern is never one; an ASCII one is read by bytes.
         let body = pattern.strip_prefix('^').filter(|body| body.is_ascii())?;
-        let chars: Vec<char> = body.chars().collect();
+        let chars = body.as_bytes();
         let mut steps = Vec::new();
         let mut at = 0;
         while at < chars.len() {
@@ -77,23 +76,26 @@ impl LiteralProgram {
                 return None;
             }
             let rest = body.get(at..)?;
-            if let Some((step, width)) = [
-                (r"(\s|$)", Step::SpaceOrEnd),
-                (r"(?:\s|$)", Step::SpaceOrEnd),
-                (r"($|\s)", Step::SpaceOrEnd),
-                (r"(?:$|\s)", Step::SpaceOrEnd),
-                (r"\s+", Step::Spaces),
-                (r"\b", Step::Boundary),
-            ]
-            .into_iter()
-            .find_map(|(token, step)| rest.starts_with(token).then(|| (step, token.chars().count())))
-            {
+            // The multi-character tokens all start with `(` or `\`; a literal run needs no look-up.
+            let special = matches!(chars.get(at), Some(b'(' | b'\\'));
+            if let Some((step, width)) = special.then_some(()).and_then(|()| {
+                [
+                    (r"(\s|$)", Step::SpaceOrEnd),
+                    (r"(?:\s|$)", Step::SpaceOrEnd),
+                    (r"($|\s)", Step::SpaceOrEnd),
+                    (r"(?:$|\s)", Step::SpaceOrEnd),
+                    (r"\s+", Step::Spaces),
+                    (r"\b", Step::Boundary),
+                ]
+                .into_iter()
+                .find_map(|(token, step)| rest.starts_with(token).then(|| (step, token.len())))
+            }) {
                 steps.push(step);
                 at += width;
                 continue;
             }
             if rest.starts_with(r"\s") {
-                if quantified(&chars, at + 2) {
+                if quantified(chars, at + 2) {
                     return None;
                 }
                 steps.push(Step::Space);
@@ -110,11 +112,11 @@ impl LiteralProgram {
                 let inner = group.get(..close)?;
                 let mut options = Vec::new();
                 for option in inner.split('|') {
-                    let option: Vec<char> = option.chars().collect();
+                    let option = option.as_bytes();
                     let mut bytes = Vec::new();
                     let mut i = 0;
                     while i < option.len() {
-                        let (b, width) = literal_char(&option, i)?;
+                        let (b, width) = literal_char(option, i)?;
                         bytes.push(b);
                         i += width;
                     }
@@ -124,15 +126,15 @@ impl LiteralProgram {
                     options.push(bytes);
                 }
                 at += rest.len() - group.len() + close + 1;
-                if quantified(&chars, at) {
+                if quantified(chars, at) {
                     return None;
                 }
                 steps.push(Step::Either(options));
                 continue;
             }
             let mut bytes = Vec::new();
-            while let Some((b, width)) = literal_char(&chars, at) {
-                if quantified(&chars, at + width) {
+            while let Some((b, width)) = literal_char(chars, at) {
+                if quantified(chars, at + width) {
                     return None;
                 }
                 bytes.push(b);

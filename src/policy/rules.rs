@@ -526,6 +526,12 @@ impl RuleSet {
         if self.rules.is_empty() {
             return None;
         }
+        let pair_hit = subject.pair.and_then(|(a, b)| self.pairs.first_match(a, b));
+        if self.only_pairs() {
+            // MCP allowlists and Gasoline lists: the pair index is the whole answer, and the
+            // word lookups below (which find nothing in a set without such rules) are skipped.
+            return pair_hit.and_then(|i| self.rules.get(i));
+        }
         let none: &[usize] = &[];
         // Regex rules pin an ASCII word; prefix rules file their whole first word.
         let word = leading_word(subject.text);
@@ -538,7 +544,7 @@ impl RuleSet {
             (false, true) => self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice),
         };
         let haystack = Haystack::new(subject.text);
-        let mut best: Option<usize> = subject.pair.and_then(|(a, b)| self.pairs.first_match(a, b));
+        let mut best: Option<usize> = pair_hit;
         let hit = |r: &CompiledRule| match &r.matcher {
             Matcher::Regex(rule) => rule.is_match(&haystack),
             other => other.is_match(subject),
@@ -582,6 +588,17 @@ impl RuleSet {
             }
         }
         best.and_then(|i| self.rules.get(i))
+    }
+
+    /// Whether every rule is a pair rule (MCP entry or `tool.action` pattern), so that the pair
+    /// index alone decides [`RuleSet::first_match`].
+    fn only_pairs(&self) -> bool {
+        self.exact.is_empty()
+            && self.folded.is_empty()
+            && self.unindexed.is_empty()
+            && self.glob_words.is_empty()
+            && self.token_words.is_empty()
+            && self.scanned.is_empty()
     }
 
     /// The earliest rule that matches the subject and also passes `keep`: a plain scan, for the
@@ -806,6 +823,44 @@ mod tests {
             let indexed = set.first_match(&subject).map(|r| r.origin.index);
             let scanned = set.first_match_by_scan(&subject).map(|r| r.origin.index);
             assert_eq!(indexed, scanned, "{subject:?}");
+        }
+    }
+
+    #[test]
+    fn a_set_of_pair_rules_only_answers_from_the_pair_index_as_a_scan_would() {
+        let entries = ["github:*", "*:search", "docs:read", "github:create_issue", "*:*", "docs:*"];
+        let names = ["github", "docs", "search", "read", "create_issue", "x", "*", "GitHub"];
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..300 {
+            let mut set = RuleSet::default();
+            for i in 0..next(5) {
+                let rule = if next(4) == 0 {
+                    RuleSpec::tool_action(["observe.*", "interact.navigate", "*"][next(3)])
+                } else {
+                    RuleSpec::mcp(entries[next(entries.len())])
+                };
+                let origin = RuleRef {
+                    layer: "u".into(),
+                    tool: "t".into(),
+                    list: ListKind::AlwaysAllow,
+                    index: i,
+                    matcher: MatcherKind::of(&rule),
+                    pattern: rule.text().into(),
+                };
+                set.push(compile_rule(&rule).unwrap().for_list(ListKind::AlwaysAllow), origin);
+            }
+            assert!(set.only_pairs());
+            for _ in 0..20 {
+                let (a, b) = (names[next(names.len())], names[next(names.len())]);
+                let text = format!("{a}:{b}");
+                let subject = Subject { text: &text, pair: Some((a, b)), words: None };
+                let indexed = set.first_match(&subject).map(|r| r.origin.index);
+                assert_eq!(indexed, set.first_match_by_scan(&subject).map(|r| r.origin.index), "{subject:?}");
+            }
         }
     }
 
