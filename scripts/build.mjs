@@ -87,6 +87,10 @@ function bundlerFriendlyRequires(glue) {
 
 // The MCP server guard: plain CommonJS over the engine's Node build (Node only: it reads and watches files).
 cpSync(join(root, 'js', 'mcp-server'), join(pkg, 'mcp-server'), { recursive: true });
+// The command line (`npx toolgate …`): plain CommonJS over the Node build of `toolgate/tools` (engine, lint, import/export).
+cpSync(join(root, 'js', 'cli'), join(pkg, 'cli'), { recursive: true });
+// The policy file's JSON Schema, generated from the Rust types (tests/schema.rs keeps it current).
+copyFileSync(join(root, 'schema', 'policy.schema.json'), join(pkg, 'policy.schema.json'));
 
 const version = readFileSync(join(root, 'Cargo.toml'), 'utf8').match(/^version = "([^"]+)"/m)[1];
 const node = { types: './node/toolgate.d.ts', default: './node/toolgate.js' };
@@ -117,8 +121,10 @@ const manifest = {
     './tools/toolgate_tools_bg.wasm': './tools/web/toolgate_tools_bg.wasm',
     './mcp-server': { types: './mcp-server/index.d.ts', default: './mcp-server/index.js' },
     './package.json': './package.json',
+    './policy.schema.json': './policy.schema.json',
   },
-  files: ['node/', 'web/', 'engine/', 'tools/', 'resilient/', 'mcp-server/', 'README.md'],
+  bin: { toolgate: './cli/toolgate.js' },
+  files: ['node/', 'web/', 'engine/', 'tools/', 'resilient/', 'mcp-server/', 'cli/', 'policy.schema.json', 'README.md'],
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -20,6 +20,7 @@ cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features
 
 tier "native: cargo test"
 cargo test --quiet
+cargo test --quiet --features schema --test schema
 
 tier "fuzz: each cargo-fuzz target for 5 s from its kept corpus (tests/fuzz-corpus), properties asserted"
 bash scripts/fuzz-smoke.sh 5

@@ -12,6 +12,8 @@
 //! documentation is silent the translation takes the stricter reading and says so — argument
 //! globs are read as Claude Code's command globs, an allowed path is anchored at the workspace,
 //! a denied bare name matches at any depth.
+//!
+//! The editor's `permissions.json` lists are read here too, and written by [`editor`].
 
 use super::{
     is_match_all, kind_of, match_all, rules_of, Builder, ExportReport, ExportResult, ExportedFile, ImportContext, ImportError,
@@ -20,6 +22,8 @@ use super::{
 use crate::policy::{ListKind, Outcome, PolicySpec, RuleSpec};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+
+pub mod editor;
 
 const SILENT: &str = "Cursor does not document how arguments are matched: read as a Claude Code command glob";
 
@@ -44,7 +48,7 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
                 mode_report = Some((source.scope, mode.to_owned()));
             }
         }
-        editor_allowlists(&mut builder, &mut errors, source.scope, trusted, &settings);
+        editor::import_lists(&mut builder, &mut errors, source.scope, trusted, &settings);
         let Some(permissions) = settings.get("permissions") else { continue };
         for (key, list) in [("deny", ListKind::AlwaysDeny), ("allow", ListKind::AlwaysAllow)] {
             let Some(entries) = permissions.get(key) else { continue };
@@ -79,50 +83,6 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
         );
     }
     Ok(builder.finish(global))
-}
-
-/// The editor's `~/.cursor/permissions.json`: `mcpAllowlist` (`server:tool` entries) and
-/// `terminalAllowlist` (command prefixes), both allow lists (Cursor's permissions.json reference,
-/// peer-formats.md §5 [CU-PJ]).
-fn editor_allowlists(builder: &mut Builder, errors: &mut Vec<ImportError>, scope: SourceScope, trusted: bool, settings: &Value) {
-    for key in ["mcpAllowlist", "terminalAllowlist"] {
-        let Some(entries) = settings.get(key) else { continue };
-        let Some(entries) = entries.as_array() else {
-            errors.push(invalid(key, "must be an array of strings"));
-            continue;
-        };
-        for (index, entry) in entries.iter().enumerate() {
-            let path = format!("{key}[{index}]");
-            let Some(text) = entry.as_str() else {
-                errors.push(invalid(&path, "must be a string"));
-                continue;
-            };
-            let (tool, rule, translation, why) = if key == "mcpAllowlist" {
-                match crate::policy::pair_index::PairPattern::mcp_entry(text) {
-                    Ok(_) => (MCP_TOOL, RuleSpec::mcp(text), Translation::Exact, None),
-                    Err(e) => {
-                        builder.report(
-                            scope,
-                            path,
-                            text,
-                            Translation::Exact,
-                            Some(format!("{e}: it allows nothing (in Cursor too)")),
-                            Vec::new(),
-                        );
-                        continue;
-                    }
-                }
-            } else if text.trim().is_empty() {
-                builder.report(scope, path, text, Translation::Exact, Some("an empty prefix allows nothing".into()), Vec::new());
-                continue;
-            } else {
-                let why = "an allow rule never covers a sub-command with a hazard (a file redirection, a substitution, an executing flag)";
-                (TERMINAL, RuleSpec::prefix(text), Translation::Stricter, Some(why.to_owned()))
-            };
-            let place = builder.add(scope, trusted, tool, ListKind::AlwaysAllow, rule);
-            builder.report(scope, path, text, translation, why, vec![place]);
-        }
-    }
 }
 
 fn invalid(path: &str, message: &str) -> ImportError {

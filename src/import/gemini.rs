@@ -18,6 +18,9 @@
 //! JSON toolgate does not build: a deny or ask with one covers the whole tool, an allow is left
 //! out. Workspace policies are disabled in Gemini CLI (`disableWorkspacePolicies`), so a
 //! project source is reported and not imported.
+//!
+//! The same format also reads `settings.json` files and their legacy `tools.*` keys
+//! ([`settings`]).
 
 use super::{
     kind_of, match_all, Builder, ImportContext, ImportError, ImportResult, ImportSource, SourceScope, Translation, FETCH, MCP_TOOL,
@@ -25,6 +28,8 @@ use super::{
 };
 use crate::policy::{ListKind, Outcome, RuleSpec};
 use serde_json::Value;
+
+pub mod settings;
 
 /// Gemini CLI's built-in tool names and the Zed tools they stand for.
 const TOOLS: &[(&str, &[&str])] = &[
@@ -73,11 +78,16 @@ fn strings(value: Option<&Value>) -> Result<Vec<String>, &'static str> {
     }
 }
 
-/// Reads policy files; user files become the user layer, admin files the managed layer.
-pub fn import(sources: &[ImportSource], _context: &ImportContext) -> Result<ImportResult, Vec<ImportError>> {
+/// Reads policy files and `settings.json` files (told apart by [`settings::is_settings`]);
+/// user policy files become the user layer, admin files the managed layer, a settings file's
+/// rules the layer of its scope.
+pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<ImportResult, Vec<ImportError>> {
     let mut builder = Builder::default();
     let mut errors = Vec::new();
-    for source in sources {
+    let (settings_files, policy_files): (Vec<&ImportSource>, Vec<&ImportSource>) =
+        sources.iter().partition(|s| settings::is_settings(&s.text));
+    let mut policies: Vec<(&ImportSource, Vec<Value>)> = Vec::new();
+    for source in policy_files {
         let document: Value = match toml::from_str(&source.text) {
             Ok(value) => value,
             Err(e) => {
@@ -89,20 +99,18 @@ pub fn import(sources: &[ImportSource], _context: &ImportContext) -> Result<Impo
                 continue;
             }
         };
-        let rules = match document.get("rule") {
-            None => continue,
-            Some(Value::Array(rules)) => rules.clone(),
-            Some(_) => {
-                errors.push(invalid("rule", "must be an array of tables (`[[rule]]`)"));
-                continue;
-            }
-        };
+        match document.get("rule") {
+            None => {}
+            Some(Value::Array(rules)) => policies.push((source, rules.clone())),
+            Some(_) => errors.push(invalid("rule", "must be an array of tables (`[[rule]]`)")),
+        }
+    }
+    let user_strict: Vec<f64> =
+        policies.iter().filter(|(s, _)| in_user_tier(s.scope)).flat_map(|(_, rules)| strict_priorities(rules)).collect();
+    let shadows = settings::import(&mut builder, &mut errors, &settings_files, context, &user_strict);
+    for (source, rules) in &policies {
         // Priorities of deny and ask rules, to say when an allow outranked one.
-        let strict_priorities: Vec<f64> = rules
-            .iter()
-            .filter(|r| matches!(r.get("decision").and_then(Value::as_str), Some("deny" | "ask_user")))
-            .filter_map(|r| r.get("priority").and_then(Value::as_f64))
-            .collect();
+        let strict = strict_priorities(rules);
         for (index, rule) in rules.iter().enumerate() {
             let path = format!("rule[{index}]");
             let shown = shown(rule);
@@ -117,8 +125,16 @@ pub fn import(sources: &[ImportSource], _context: &ImportContext) -> Result<Impo
                 );
                 continue;
             }
-            match translate(rule, &path, &strict_priorities) {
-                Ok((targets, translation, why)) => {
+            match translate(rule, &path, &strict) {
+                Ok((mut targets, mut translation, mut why)) => {
+                    let mut note = |text: &str| why = Some(why.take().map_or_else(|| text.to_owned(), |w| format!("{w}; {text}")));
+                    if in_user_tier(source.scope) && outranked(rule, &mut targets, shadows) {
+                        note(settings::SHADOWED);
+                    }
+                    if shadows.shell_denied && asks_become_denies(&mut targets) {
+                        note(settings::ASK_BECOMES_DENY);
+                        translation = translation.max(Translation::Stricter);
+                    }
                     let became = targets.into_iter().map(|(tool, list, spec)| builder.add(source.scope, true, &tool, list, spec)).collect();
                     builder.report(source.scope, path, &shown, translation, why, became);
                 }
@@ -130,6 +146,45 @@ pub fn import(sources: &[ImportSource], _context: &ImportContext) -> Result<Impo
         return Err(errors);
     }
     Ok(builder.finish(Outcome::Confirm))
+}
+
+/// Whether a scope's policy files are Gemini CLI's user tier (4), where settings rules sit;
+/// admin files (managed) are tier 5 and outrank them.
+fn in_user_tier(scope: SourceScope) -> bool {
+    scope != SourceScope::Managed
+}
+
+/// Turns the ask targets for some shell commands into denies; returns whether any was. (With
+/// the shell's unallowed commands denied, `asked && unallowed` is denied in Gemini CLI, but a
+/// confirm rule would ask in toolgate: see [`settings::ASK_BECOMES_DENY`].)
+fn asks_become_denies(targets: &mut Targets) -> bool {
+    let mut any = false;
+    for (tool, list, spec) in targets.iter_mut() {
+        if tool == TERMINAL && *list == ListKind::AlwaysConfirm && !super::is_match_all(spec) {
+            *list = ListKind::AlwaysDeny;
+            any = true;
+        }
+    }
+    any
+}
+
+fn strict_priorities(rules: &[Value]) -> Vec<f64> {
+    rules
+        .iter()
+        .filter(|r| matches!(r.get("decision").and_then(Value::as_str), Some("deny" | "ask_user")))
+        .filter_map(|r| r.get("priority").and_then(Value::as_f64))
+        .collect()
+}
+
+/// Leaves out the allow and ask targets of a user rule that a settings-derived deny outranks
+/// (they never apply in Gemini CLI, so keeping them would allow or ask where it refuses);
+/// returns whether any was left out. A deny stays: it refuses what the outranking deny refuses.
+fn outranked(rule: &Value, targets: &mut Targets, shadows: settings::Shadows) -> bool {
+    let priority = rule.get("priority").and_then(Value::as_i64).unwrap_or_default();
+    let below = |floor: Option<i64>| floor.is_some_and(|f| priority <= f);
+    let before = targets.len();
+    targets.retain(|(tool, list, _)| *list == ListKind::AlwaysDeny || !(below(shadows.all) || (tool == TERMINAL && below(shadows.shell))));
+    targets.len() != before
 }
 
 fn invalid(path: &str, message: &str) -> ImportError {

@@ -2,8 +2,9 @@
 //!
 //! Each format has a file of its own: [`claude`] (Claude Code `settings.json` `permissions`),
 //! [`codex`] (Codex `.rules`), [`vscode`] (VS Code `chat.tools.terminal.autoApprove`),
-//! [`cursor`] (Cursor CLI `permissions` and the editor's allowlists) and [`gemini`] (Gemini CLI
-//! policy TOML). An import answers with the policy and a report that
+//! [`cursor`] (Cursor CLI `permissions` and the editor's allowlists, [`cursor::editor`]) and
+//! [`gemini`] (Gemini CLI policy TOML and the `tools.*` keys of its `settings.json`,
+//! [`gemini::settings`]). An import answers with the policy and a report that
 //! names, for every source rule, what it became (layer, tool, list, index) and whether the
 //! translation is [`Translation::Exact`], [`Translation::Stricter`] or
 //! [`Translation::Impossible`], and why. A translation is never looser: where toolgate cannot say
@@ -51,9 +52,14 @@ pub enum PeerFormat {
     Codex,
     /// VS Code `chat.tools.terminal.autoApprove`.
     Vscode,
-    /// Cursor CLI `cli-config.json` / `.cursor/cli.json` `permissions`.
+    /// Cursor CLI `cli-config.json` / `.cursor/cli.json` `permissions` (the editor's
+    /// `permissions.json` lists are read too).
     CursorCli,
-    /// Gemini CLI policy TOML (`[[rule]]`).
+    /// The Cursor editor's `~/.cursor/permissions.json` (`mcpAllowlist`, `terminalAllowlist`):
+    /// read as with `CursorCli`, written as that file.
+    CursorEditor,
+    /// Gemini CLI policy TOML (`[[rule]]`), and `settings.json` (`tools.allowed`, `tools.core`,
+    /// `tools.confirmationRequired`, `tools.exclude`).
     GeminiCli,
 }
 
@@ -282,7 +288,7 @@ pub fn import(format: PeerFormat, sources: &[ImportSource], context: &ImportCont
         PeerFormat::ClaudeCode => claude::import(sources, context),
         PeerFormat::Codex => codex::import(sources, context),
         PeerFormat::Vscode => vscode::import(sources, context),
-        PeerFormat::CursorCli => cursor::import(sources, context),
+        PeerFormat::CursorCli | PeerFormat::CursorEditor => cursor::import(sources, context),
         PeerFormat::GeminiCli => gemini::import(sources, context),
     }
 }
@@ -294,6 +300,7 @@ pub fn export(format: PeerFormat, policy: &PolicySpec, context: &ImportContext) 
         PeerFormat::Codex => codex::export(policy),
         PeerFormat::Vscode => vscode::export(policy),
         PeerFormat::CursorCli => cursor::export(policy, context),
+        PeerFormat::CursorEditor => cursor::editor::export(policy),
         PeerFormat::GeminiCli => gemini::export(policy),
     }
 }

@@ -800,3 +800,305 @@ fn cursor_editor_allowlists_are_allow_rules() {
     assert_eq!(decide(&r, MCP_TOOL, &["github", "x"]), Allow);
     assert!(r.report.iter().any(|e| e.rule == "bad" && e.became.is_empty()));
 }
+
+fn gemini_files(sources: &[(SourceScope, &str)], context: &ImportContext) -> ImportResult {
+    let sources: Vec<ImportSource> = sources.iter().map(|(s, t)| source(*s, t)).collect();
+    import(PeerFormat::GeminiCli, &sources, context).unwrap()
+}
+
+fn entry<'r>(result: &'r ImportResult, source: &str) -> &'r RuleReport {
+    result.report.iter().find(|e| e.source == source).unwrap_or_else(|| panic!("no report for {source}: {:#?}", result.report))
+}
+
+/// Gemini CLI's documented `tools.core` examples (docs/tools/shell.md "Command restriction
+/// examples") and the `tools.allowed` example of its settings schema
+/// (packages/cli/src/config/settingsSchema.ts `tools.allowed`), decided as
+/// packages/core/src/policy/config.ts builds them.
+#[test]
+fn gemini_settings_decide_as_documented() {
+    // "Allow only specific command prefixes": git and npm run, everything else is blocked.
+    let r = gemini(SourceScope::User, r#"{ "tools": { "core": ["run_shell_command(git)", "run_shell_command(npm)"] } }"#);
+    for (command, expected) in [("git status", Allow), ("npm install", Allow), ("ls -l", Deny), ("gitk", Deny), ("git status && ls", Deny)]
+    {
+        assert_eq!(terminal(&r, command), expected, "{command}");
+    }
+    assert_eq!(decide(&r, "read_file", &["/p/a.rs"]), Deny, "tools.core is an allowlist of every tool (docs warning)");
+    assert_eq!(decide(&r, MCP_TOOL, &["github", "x"]), Deny);
+    let enforcement = entry(&r, "tools.core");
+    assert_eq!(enforcement.why.as_deref(), Some(gemini::settings::CORE_ENFORCEMENT));
+    assert_eq!(enforcement.became[0].tool, "*");
+
+    // `tools.allowed`: the schema's example; other shell commands are denied (narrowing).
+    let r = gemini(SourceScope::User, r#"{ "tools": { "allowed": ["run_shell_command(git)", "run_shell_command(npm test)"] } }"#);
+    for (command, expected) in [
+        ("git status", Allow),
+        ("npm test --watch", Allow),
+        ("npm install", Deny),
+        ("ls", Deny),
+        ("git status && rm -rf x", Deny),
+        ("git log > /tmp/x", Deny), // Gemini CLI asks (a redirection); toolgate is stricter
+    ] {
+        assert_eq!(terminal(&r, command), expected, "{command}");
+    }
+    assert_eq!(decide(&r, "read_file", &["/p/a.rs"]), Confirm, "narrowing touches only the shell");
+    assert_eq!(entry(&r, "tools.allowed[0]").translation, Translation::Stricter, "hazards never allowed");
+}
+
+/// Narrowing enforcement (issue #25283) is imported as Gemini CLI applies it, and flagged.
+#[test]
+fn gemini_allowed_shell_entries_deny_every_other_command() {
+    let r = gemini(SourceScope::User, r#"{ "tools": { "allowed": ["ShellTool(cargo test)", "read_file(src/a.rs)", "glob"] } }"#);
+    assert_eq!(terminal(&r, "cargo test --all"), Allow);
+    assert_eq!(terminal(&r, "cargo build"), Deny);
+    let narrowing = entry(&r, "tools.allowed");
+    assert_eq!((narrowing.translation, narrowing.why.as_deref()), (Translation::Exact, Some(gemini::settings::NARROWING)));
+    assert_eq!((narrowing.became[0].tool.as_str(), narrowing.became[0].list), (TERMINAL, None));
+    // Arguments of other tools are ignored by Gemini CLI: the whole tool is allowed.
+    assert_eq!(decide(&r, "read_file", &["/etc/passwd"]), Allow);
+    assert!(entry(&r, "tools.allowed[1]").why.as_deref().unwrap_or_default().starts_with(gemini::settings::ARGS_IGNORED));
+    assert_eq!(decide(&r, "find_path", &["*.rs"]), Allow);
+    // Without a shell entry nothing is narrowed.
+    let r = gemini(SourceScope::User, r#"{ "tools": { "allowed": ["run_shell_command", "glob"] } }"#);
+    assert_eq!(terminal(&r, "cargo build"), Allow);
+    assert!(r.report.iter().all(|e| e.source != "tools.allowed"));
+}
+
+/// `tools.exclude: ["run_shell_command(rm)"]` denies nothing in Gemini CLI (issue #17728; the
+/// docs/tools/shell.md example "Block specific command prefixes" says it blocks `rm`): the import
+/// does not invent the deny, and the report says the entry is inert and what to write instead.
+#[test]
+fn gemini_exclude_entries_with_arguments_are_inert() {
+    let r = gemini(
+        SourceScope::User,
+        r#"{ "tools": { "core": ["run_shell_command"], "exclude": ["run_shell_command(rm)", "web_fetch"], "confirmationRequired": ["run_shell_command(git push)", "write_file"] } }"#,
+    );
+    for source in ["tools.exclude[0]", "tools.confirmationRequired[0]"] {
+        let inert = entry(&r, source);
+        assert_eq!((inert.translation, inert.why.as_deref()), (Translation::Exact, Some(gemini::settings::INERT_ENTRY)));
+        assert!(inert.became.is_empty());
+    }
+    assert_ne!(terminal(&r, "rm -rf tmp"), Deny, "Gemini CLI does not deny it (its dangerous-command heuristic asks)");
+    assert_eq!(terminal(&r, "git push"), Allow, "the confirmation entry is inert too");
+    assert_eq!(decide(&r, FETCH, &["https://example.com/"]), Deny, "a plain tool name is a real deny");
+    assert_eq!(decide(&r, "edit_file", &["/p/a.rs"]), Confirm, "confirmationRequired outranks the core deny");
+    assert_eq!(decide(&r, "read_file", &["/p/a.rs"]), Deny, "not in tools.core");
+}
+
+/// A settings deny outranks the user's policy rules below it: those never apply in Gemini CLI,
+/// so they are left out; admin policies (tier 5) and higher priorities still apply.
+#[test]
+fn gemini_settings_denies_outrank_lower_policy_rules() {
+    let settings = r#"{ "tools": { "allowed": ["run_shell_command(git)"] } }"#;
+    let policy = "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"npm\"\ndecision = \"allow\"\npriority = 100\n\n[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"ls\"\ndecision = \"allow\"\npriority = 500\n\n[[rule]]\ntoolName = \"read_file\"\ndecision = \"allow\"\npriority = 100\n";
+    let r = gemini_files(&[(SourceScope::User, policy), (SourceScope::User, settings)], &context());
+    assert_eq!(terminal(&r, "npm test"), Deny, "the narrowing deny (4.29) outranks the allow (4.1)");
+    assert_eq!(terminal(&r, "ls -la"), Allow, "4.5 outranks 4.29");
+    assert_eq!(decide(&r, "read_file", &["/p/a.rs"]), Allow, "narrowing is for the shell only");
+    let shadowed = entry(&r, "rule[0]");
+    assert!(shadowed.became.is_empty() && shadowed.why.as_deref().unwrap_or_default().contains(gemini::settings::SHADOWED));
+    let r = gemini_files(&[(SourceScope::Managed, policy), (SourceScope::User, settings)], &context());
+    assert_eq!(terminal(&r, "npm test"), Allow, "an admin policy outranks every settings rule");
+    let core = r#"{ "tools": { "core": ["glob"] } }"#;
+    let r = gemini_files(&[(SourceScope::User, policy), (SourceScope::User, core)], &context());
+    assert_eq!(decide(&r, "read_file", &["/p/a.rs"]), Deny, "the core deny (4.24) outranks the allow (4.1)");
+    assert_eq!(terminal(&r, "ls"), Allow);
+}
+
+/// Settings files layer as Gemini CLI merges them: `tools.exclude` united, the other keys
+/// replaced by the highest scope; an untrusted workspace's settings ignored.
+#[test]
+fn gemini_settings_scopes_merge_as_gemini_merges_them() {
+    let user = r#"{ "tools": { "allowed": ["run_shell_command(npm)"], "exclude": ["web_fetch"] } }"#;
+    let project = r#"// workspace settings
+    { "tools": { "allowed": ["run_shell_command(cargo)"], "exclude": ["google_web_search"] } }"#;
+    let r = gemini_files(&[(SourceScope::User, user), (SourceScope::Project, project)], &context());
+    assert_eq!(terminal(&r, "cargo test"), Allow);
+    assert_eq!(terminal(&r, "npm test"), Deny, "the workspace's list replaced the user's");
+    assert!(entry(&r, "tools.allowed[0]").why.is_some());
+    assert_eq!(decide(&r, FETCH, &["https://a.example/"]), Deny);
+    assert_eq!(decide(&r, "web_search", &["x"]), Deny);
+    let untrusted = ImportContext { project_trusted: Some(false), ..context() };
+    let r = gemini_files(&[(SourceScope::User, user), (SourceScope::Project, project)], &untrusted);
+    assert_eq!(terminal(&r, "npm test"), Allow);
+    assert_eq!(terminal(&r, "cargo test"), Deny);
+    assert_eq!(decide(&r, "web_search", &["x"]), Confirm);
+    let errors =
+        import(PeerFormat::GeminiCli, &[source(SourceScope::User, r#"{ "tools": { "exclude": ["a", 1] } }"#)], &context()).unwrap_err();
+    assert_eq!((errors[0].code, errors[0].path.as_deref()), ("invalidSettings", Some("tools.exclude[1]")));
+}
+
+/// Random `tools.allowed` / `tools.core` / `tools.exclude` settings with user policy rules, and
+/// random command lines: the import is never looser than Gemini CLI's procedure
+/// (packages/core/src/policy/config.ts priorities; policy-engine.ts: the highest-priority
+/// matching rule decides, every sub-command is checked, any deny then any ask wins), computed
+/// here independently of the evaluator. Ties between priorities take the loosest decision.
+#[test]
+fn an_imported_gemini_settings_policy_is_never_looser_than_gemini_cli() {
+    #[derive(Clone, Copy)]
+    enum On {
+        Shell(Option<&'static str>),
+        Tool(&'static str),
+        All,
+    }
+    fn on(entry: &'static str) -> On {
+        match entry.strip_prefix("run_shell_command") {
+            Some("") => On::Shell(None),
+            Some(rest) => On::Shell(rest.strip_prefix('(').and_then(|r| r.strip_suffix(')'))),
+            None => On::Tool(entry.split('(').next().unwrap_or(entry)),
+        }
+    }
+    let allowed_pool = [
+        "run_shell_command(git)",
+        "run_shell_command(git status)",
+        "run_shell_command(npm test)",
+        "run_shell_command",
+        "read_file",
+        "read_file(x)",
+    ];
+    let core_pool = ["run_shell_command(git)", "run_shell_command(npm)", "run_shell_command", "read_file", "glob"];
+    let exclude_pool = ["run_shell_command(npm)", "run_shell_command", "read_file", "run_shell_command(git)"];
+    let prefixes = ["git", "git status", "npm", "npm test", "ls", "cat"];
+    let priorities = [100, 245, 280, 295, 320, 500];
+    let decisions = [("allow", Allow), ("ask_user", Confirm), ("deny", Deny)];
+    let words = ["git", "status", "log", "npm", "test", "install", "ls", "cat", "x"];
+    let mut seed = 25283u64;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for _ in 0..300 {
+        let mut rules: Vec<(i64, Outcome, On)> = Vec::new();
+        let pick = |pool: &[&'static str], next: &mut dyn FnMut(usize) -> usize| -> Vec<&'static str> {
+            (0..next(3)).map(|_| pool[next(pool.len())]).collect()
+        };
+        let allowed = pick(&allowed_pool, &mut next);
+        let exclude = pick(&exclude_pool, &mut next);
+        let core = if next(3) == 0 { Some(pick(&core_pool, &mut next)) } else { None };
+        for e in &exclude {
+            if !e.contains('(') {
+                rules.push((400, Deny, on(e)));
+            }
+        }
+        for e in &allowed {
+            rules.push((300, Allow, on(e)));
+        }
+        if allowed.iter().any(|e| e.starts_with("run_shell_command(")) {
+            rules.push((290, Deny, On::Shell(None)));
+        }
+        if let Some(core) = &core {
+            rules.extend(core.iter().map(|e| (250, Allow, on(e))));
+            rules.push((240, Deny, On::All));
+        }
+        let mut toml = String::new();
+        for _ in 0..next(4) {
+            let (name, outcome) = decisions[next(3)];
+            let priority = priorities[next(priorities.len())];
+            if next(3) == 0 {
+                toml.push_str(&format!("[[rule]]\ntoolName = \"read_file\"\ndecision = \"{name}\"\npriority = {priority}\n\n"));
+                rules.push((priority, outcome, On::Tool("read_file")));
+            } else {
+                let prefix = prefixes[next(prefixes.len())];
+                toml.push_str(&format!(
+                    "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"{prefix}\"\ndecision = \"{name}\"\npriority = {priority}\n\n"
+                ));
+                rules.push((priority, outcome, On::Shell(Some(prefix))));
+            }
+        }
+        let settings = serde_json::json!({ "tools": { "allowed": allowed, "exclude": exclude, "core": core } }).to_string();
+        let settings = settings.replace(",\"core\":null", "");
+        let imported = gemini_files(&[(SourceScope::User, &settings), (SourceScope::User, &toml)], &context());
+        let policy = Policy::new(imported.policy.clone());
+        let gemini_decides = |tool: &str, sub: &str| {
+            let matches = |on: &On| match on {
+                On::Shell(prefix) => {
+                    tool == TERMINAL
+                        && prefix.is_none_or(|p| {
+                            let mut words = sub.split_whitespace();
+                            p.split(' ').all(|w| words.next() == Some(w))
+                        })
+                }
+                On::Tool(name) => tool == *name,
+                On::All => true,
+            };
+            let top = rules.iter().filter(|(_, _, o)| matches(o)).map(|(p, _, _)| *p).max();
+            top.map_or(Confirm, |top| rules.iter().filter(|(p, _, o)| *p == top && matches(o)).map(|(_, d, _)| *d).min().unwrap_or(Confirm))
+        };
+        let context = format!("{settings}\n{toml}");
+        let ours = policy.outcome("read_file", &["/p/x".to_owned()]);
+        assert!(ours >= gemini_decides("read_file", "/p/x"), "read_file under {context}");
+        for _ in 0..20 {
+            let subs: Vec<String> =
+                (0..next(3) + 1).map(|_| (0..next(3) + 1).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(" ")).collect();
+            let line = subs.join(" && ");
+            let reference = subs.iter().map(|s| gemini_decides(TERMINAL, s)).max().unwrap_or(Confirm);
+            let ours = policy.outcome(TERMINAL, std::slice::from_ref(&line));
+            assert!(ours >= reference, "{line:?} under {context}: toolgate {ours:?}, Gemini CLI {reference:?}");
+        }
+    }
+}
+
+fn cursor_editor(text: &str) -> ImportResult {
+    import(PeerFormat::CursorEditor, &[source(SourceScope::User, text)], &context()).unwrap()
+}
+
+#[test]
+fn cursor_editor_round_trip_keeps_every_decision() {
+    let first = cursor_editor(
+        r#"{ "mcpAllowlist": ["github:*", "jira:search"], "terminalAllowlist": ["git", "cargo test", "npm run build", "ls"] }"#,
+    );
+    let exported = export(PeerFormat::CursorEditor, &first.policy, &context());
+    assert!(exported.report.iter().all(|e| e.translation == Translation::Exact), "{:#?}", exported.report);
+    assert_eq!(exported.files.len(), 1);
+    let second = cursor_editor(&exported.files[0].text);
+    let corpus: Vec<(&str, &[&str])> = CORPUS
+        .iter()
+        .copied()
+        .chain([
+            ("terminal", &["cargo test --all"][..]),
+            ("terminal", &["cargo build"][..]),
+            ("terminal", &["gitk"][..]),
+            ("mcp", &["jira", "search"][..]),
+        ])
+        .collect();
+    assert_eq!(decisions(&first.policy, &corpus), decisions(&second.policy, &corpus), "{:#?}", exported.files);
+    assert_eq!(second.report.len(), first.report.len());
+}
+
+#[test]
+fn cursor_editor_export_writes_allow_prefixes_and_reports_the_rest() {
+    use cursor::editor::{GLOBAL_ONLY, NO_DENY_LIST, ONLY_TERMINAL_AND_MCP};
+    let mut from = claude(&[
+        (
+            SourceScope::User,
+            r#"{ "permissions": { "allow": ["Bash(npm run *)", "Bash(git status)", "Read(src/**)", "mcp__github"],
+                                  "ask": ["Bash(git push *)"], "deny": ["Bash(rm *)"] } }"#,
+        ),
+        (SourceScope::Project, r#"{ "permissions": { "allow": ["Bash(make *)"] } }"#),
+    ]);
+    let user = from.policy.layers.iter_mut().find(|l| l.name == "user").unwrap();
+    let terminal_rules = user.tools.get_mut(TERMINAL).unwrap();
+    terminal_rules.always_allow.extend([
+        RuleSpec::regex(r"^cargo\s+test\b", false),
+        RuleSpec::regex(r"^(git|hg) log", false),
+        RuleSpec::tokens("git log|show"),
+    ]);
+    let out = export(PeerFormat::CursorEditor, &from.policy, &context());
+    let file: serde_json::Value = serde_json::from_str(&out.files[0].text).unwrap();
+    assert_eq!(file["terminalAllowlist"], serde_json::json!(["npm run", "cargo test", "git log", "git show"]));
+    assert_eq!(file["mcpAllowlist"], serde_json::json!(["github:*"]));
+    let by = |rule: &str| out.report.iter().find(|e| e.rule == rule).unwrap_or_else(|| panic!("{rule}: {:#?}", out.report));
+    assert_eq!(by("git status").translation, Translation::Impossible, "one exact command: a prefix would be looser");
+    assert_eq!(by(r"^(git|hg) log").translation, Translation::Impossible);
+    assert_eq!(by(r"^cargo\s+test\b").translation, Translation::Stricter);
+    for (rule, why) in [("rm *", NO_DENY_LIST), ("git push *", NO_DENY_LIST), ("make *", GLOBAL_ONLY), ("src/**", ONLY_TERMINAL_AND_MCP)] {
+        assert_eq!((by(rule).translation, by(rule).why.as_deref()), (Translation::Impossible, Some(why)), "{rule}");
+    }
+    // Nothing written allows what the policy does not.
+    let back = cursor_editor(&out.files[0].text);
+    for command in ["npm run build", "cargo test", "git log -1", "git status", "git status -s", "rm x", "make all", "git push"] {
+        if terminal(&back, command) == Allow {
+            assert_eq!(terminal(&from, command), Allow, "{command}");
+        }
+    }
+    assert_eq!(terminal(&back, "npm run build"), Allow);
+}

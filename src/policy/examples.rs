@@ -20,6 +20,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ExampleInput {
     /// One input.
     One(String),
@@ -49,6 +50,7 @@ impl ExampleInput {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RuleExamples {
     /// Inputs of calls of the rule's tool that the rule must decide.
     #[serde(rename = "match", default, skip_serializing_if = "Vec::is_empty")]

@@ -88,7 +88,7 @@ impl LiteralProgram {
                     (r"\b", Step::Boundary),
                 ]
                 .into_iter()
-                .find_map(|(token, step)| rest.starts_with(token).then(|| (step, token.len())))
+                .find_map(|(token, step)| rest.starts_with(token).then_some((step, token.len())))
             }) {
                 steps.push(step);
                 at += width;

@@ -45,6 +45,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Outcome {
     /// The call runs.
     Allow,
@@ -73,6 +74,7 @@ pub enum HookResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum LayerKind {
     /// Shipped defaults (for example Zed's default deny rules).
     Defaults,
@@ -106,6 +108,7 @@ pub enum LayerKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RuleSpec {
     /// A regular expression, searched anywhere in the item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -200,6 +203,7 @@ impl RuleSpec {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ToolRulesSpec {
     /// What the tool does when no rule settles a call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -227,6 +231,7 @@ fn is_true(value: &bool) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LayerSpec {
     /// The layer's name, which explanations and settings changes refer to.
     pub name: String,
@@ -257,6 +262,7 @@ impl Default for LayerSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SubstitutionPolicy {
     /// Allow rules never cover it, and it asks when the tool has deny or confirm rules.
     #[default]
@@ -269,6 +275,7 @@ pub enum SubstitutionPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum InvalidPatternPolicy {
     /// An invalid deny rule denies the tool, an invalid confirm rule makes it ask;
     /// an invalid allow rule allows nothing.
@@ -283,6 +290,7 @@ pub enum InvalidPatternPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum UnparsedPolicy {
     /// Allow rules are off for the line; deny and confirm rules still see it.
     #[default]
@@ -295,6 +303,7 @@ pub enum UnparsedPolicy {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PolicySpec {
     /// Highest authority first: later layers may override defaults but never weaken deny or confirm.
     #[serde(default)]

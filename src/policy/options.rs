@@ -229,6 +229,7 @@ fn unique(found: Vec<Suggestion>) -> Vec<Suggestion> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SuggestionForm {
     /// A regex (Zed).
     #[default]

@@ -100,6 +100,7 @@ impl ShellAnalysis {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Shell {
     /// sh, bash, zsh, dash, ksh, fish's POSIX-like chaining.
     #[default]

@@ -1,0 +1,315 @@
+#!/usr/bin/env node
+// `npx toolgate …`: the engine from a shell. Decide a call with a policy file and see why (like
+// `codex execpolicy check`), bring another agent's rules in, write a policy out, lint it.
+// Plain CommonJS and Node's standard library only; the one core is loaded in exactly one place.
+'use strict';
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const core = require('../tools/node/toolgate_tools.js');
+
+/** Exit codes a script can rely on; `toolgate --help` and the README list them. Keep them stable. */
+const EXIT = {
+  ok: 0, // check: allow; import, export: done; lint: no error-severity finding
+  badInput: 1, // a file that cannot be read, bad JSON, an invalid policy, an unknown format, a source that does not parse
+  usage: 2, // an unknown command or option, a missing argument
+  confirm: 3, // check: the call asks the user
+  deny: 4, // check: the call is refused
+  lintErrors: 5, // lint: at least one finding of severity error
+};
+
+const SCOPES = ['managed', 'local', 'project', 'user', 'defaults'];
+
+const HELP = `toolgate — decide, import, export and lint AI-agent permission rules
+
+Usage:
+  toolgate check <policy.json> <tool> [input…] [--json]
+      Decides one call and explains it: outcome, reason, the deciding rule (layer, list, index,
+      pattern), every item checked, the message. Several inputs for tools that take several
+      (move_path <source> <destination>; with the cursor catalogue, mcp <server> <tool>).
+  toolgate import <format> [<scope>=]<file>… [--cwd <dir>] [--home <dir>] [--json]
+      Reads another agent's rules into one toolgate policy. Prints the policy (JSON) on stdout and
+      the report on stderr: for every source rule, what it became and whether the translation is
+      exact, stricter or impossible, and why. <scope> is managed, local, project (the default),
+      user or defaults.
+  toolgate export <format> <policy.json> [--cwd <dir>] [--home <dir>] [--json]
+      Writes a policy in another agent's format. Prints the file(s) on stdout and, on stderr,
+      every rule that could not be expressed exactly, and why.
+  toolgate lint <policy.json> [--json]
+      Prints the findings: severity, code, the rule's path, the message.
+
+Formats: claudeCode, codex, vscode, cursorCli, cursorEditor, geminiCli (policy TOML or settings.json).
+Policy files are toolgate policy specs in JSON (schema: toolgate/policy.schema.json). A file
+named - is standard input. Put -- before an input that starts with - (check p.json terminal -- -x).
+
+Options:
+  --json       one JSON document on stdout for machines (bad input: { ok: false, errors: [{ code, message, file? }] })
+  --cwd <dir>  import/export: the working directory path rules are read against (default: the current one)
+  --home <dir> import/export: the home directory for ~/ rules (default: yours)
+  -h, --help   this text
+  --version    the package's version
+
+Exit codes:
+  0  check: allow; import, export: done; lint: no error-severity finding
+  1  bad input: a file that cannot be read, invalid JSON, an invalid policy, an unknown format,
+     a source that does not parse (the message, on stderr, names the file and what is wrong)
+  2  usage: an unknown command or option, a missing argument
+  3  check: confirm (the call asks the user)
+  4  check: deny (the call is refused)
+  5  lint: at least one finding of severity error
+`;
+
+/** A failure the user can fix; `exit` says which code. */
+class CliError extends Error {
+  constructor(exit, message, { code = 'badInput', file } = {}) {
+    super(message);
+    this.exit = exit;
+    this.code = code;
+    this.file = file;
+  }
+}
+
+const usage = (message) => new CliError(EXIT.usage, `${message}\nRun \`toolgate --help\` for usage.`, { code: 'usage' });
+
+/** Splits argv into positionals and the options each command accepts. */
+function parseArgs(argv) {
+  const options = { json: false, help: false, version: false, cwd: undefined, home: undefined };
+  const positionals = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    } else if (arg === '--json') options.json = true;
+    else if (arg === '-h' || arg === '--help') options.help = true;
+    else if (arg === '--version') options.version = true;
+    else if (arg === '--cwd' || arg === '--home') {
+      if (i + 1 >= argv.length) throw usage(`${arg} needs a directory`);
+      options[arg.slice(2)] = argv[++i];
+    } else if (arg.startsWith('--cwd=') || arg.startsWith('--home=')) {
+      const at = arg.indexOf('=');
+      options[arg.slice(2, at)] = arg.slice(at + 1);
+    } else if (arg.startsWith('-') && arg !== '-') throw usage(`unknown option ${arg}`);
+    else positionals.push(arg);
+  }
+  return { options, positionals };
+}
+
+/** A file's text; `-` is standard input (`toolgate import codex x.rules | toolgate lint -`). */
+function readText(file) {
+  try {
+    return fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    const why = error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'is a directory' : error.message;
+    throw new CliError(EXIT.badInput, `${file}: cannot read: ${why}`, { code: 'unreadableFile', file });
+  }
+}
+
+/** Line and column (1-based) of a character offset. */
+function lineColumn(text, offset) {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
+function readJson(file) {
+  const text = readText(file);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const at = /position (\d+)/.exec(error.message);
+    const where = at ? (({ line, column }) => ` at line ${line}, column ${column}`)(lineColumn(text, Number(at[1]))) : '';
+    const why = error.message.replace(/ in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
+    throw new CliError(EXIT.badInput, `${file}: invalid JSON${where}: ${why}`, { code: 'invalidJson', file });
+  }
+}
+
+/** The engine throws a TypeError naming the field for a spec it cannot read. */
+function policyFrom(file) {
+  const spec = readJson(file);
+  try {
+    return { spec, policy: new core.Policy(spec) };
+  } catch (error) {
+    throw new CliError(EXIT.badInput, `${file}: not a toolgate policy: ${error.message}`, { code: 'invalidPolicy', file });
+  }
+}
+
+/** Calls the engine with arguments built from the user's input; its TypeError is their mistake. */
+function engine(what, call, file) {
+  if (typeof core[what] !== 'function') {
+    throw new CliError(EXIT.badInput, `this build of toolgate has no ${what}()`, { code: 'unsupported' });
+  }
+  try {
+    return call(core[what]);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const message = error.message.replace(/^format: unknown variant/, 'unknown format');
+    throw new CliError(EXIT.badInput, file ? `${file}: ${message}` : message, { code: 'invalidInput', file });
+  }
+}
+
+const print = (text = '') => process.stdout.write(`${text}\n`);
+const note = (text = '') => process.stderr.write(`${text}\n`);
+const printJson = (value) => print(JSON.stringify(value, null, 2));
+
+/** A rule reference as one line: `layer "user" alwaysConfirm[0] (regex) ^git\s+push`. */
+const ruleLine = (r) => `layer "${r.layer}", ${r.tool} ${r.list}[${r.index}] (${r.matcher}) ${r.pattern}`;
+
+function check(positionals, options) {
+  const [file, tool, ...inputs] = positionals;
+  if (!file || !tool) throw usage('check needs a policy file and a tool: toolgate check <policy.json> <tool> [input…]');
+  const { policy } = policyFrom(file);
+  const input = inputs.length === 0 ? undefined : inputs.length === 1 ? inputs[0] : inputs;
+  const decision = policy.decide(tool, input);
+  if (options.json) printJson(decision);
+  else {
+    print(`${decision.outcome} (${decision.reason})`);
+    print(decision.message);
+    if (decision.rule) print(`rule: ${ruleLine(decision.rule)}`);
+    if (decision.matchedInput !== undefined) print(`matched: ${decision.matchedInput}`);
+    if (decision.defaultSource) {
+      const { scope, layer } = decision.defaultSource;
+      print(`default: ${scope === 'tool' ? "the tool's" : 'the global'} default${layer ? ` of layer "${layer}"` : " of the policy"}`);
+    }
+    if (decision.cannotVouch) print(`cannot vouch: ${decision.cannotVouch}`);
+    if (decision.items.length) {
+      print('items:');
+      for (const item of decision.items) {
+        const notes = [];
+        if (item.allowedBy) notes.push(`allowed by ${ruleLine(item.allowedBy)}`);
+        for (const h of item.hazards ?? []) notes.push(`hazard ${h.kind}${h.subject ? ` (${h.subject})` : ''}: ${h.why}`);
+        print(`  ${item.kind} ${JSON.stringify(item.text)}${notes.length ? ` — ${notes.join('; ')}` : ''}`);
+      }
+    }
+    for (const bad of decision.invalidPatterns ?? []) {
+      print(`invalid rule: layer "${bad.layer}", ${bad.tool} ${bad.list}[${bad.index}] ${bad.pattern}: ${bad.error}`);
+    }
+    for (const s of decision.suggestions ?? []) print(`suggestion: to always allow ${JSON.stringify(s.source)}, add ${JSON.stringify(s.rule)}`);
+    for (const ignored of decision.ignored ?? []) print(`ignored: ${ignored.message}`);
+  }
+  return { allow: EXIT.ok, confirm: EXIT.confirm, deny: EXIT.deny }[decision.outcome] ?? EXIT.badInput;
+}
+
+/** `[<scope>=]<file>`: a scope prefix only when it is one of the scopes, so `a=b.json` stays a file name. */
+function sourceArg(arg) {
+  const at = arg.indexOf('=');
+  const scope = at > 0 ? arg.slice(0, at) : '';
+  return SCOPES.includes(scope) ? { scope, file: arg.slice(at + 1) } : { scope: 'project', file: arg };
+}
+
+function context(options) {
+  return { cwd: path.resolve(options.cwd ?? process.cwd()), home: path.resolve(options.home ?? os.homedir()) };
+}
+
+function importRules(positionals, options) {
+  const [format, ...args] = positionals;
+  if (!format || args.length === 0) throw usage('import needs a format and at least one file: toolgate import <format> [<scope>=]<file>…');
+  const files = args.map(sourceArg);
+  const sources = files.map(({ scope, file }) => ({ scope, text: readText(file) }));
+  const ctx = context(options);
+  const result = engine('importPolicy', (importPolicy) => importPolicy(format, sources, ctx));
+  if (!result.ok) {
+    // The engine names the scope, line and column; name the file too, by importing each alone.
+    const errors = files.flatMap(({ scope, file }, i) => {
+      const alone = core.importPolicy(format, [sources[i]], ctx);
+      return alone.ok ? [] : alone.errors.map((e) => ({ ...e, file, scope }));
+    });
+    const named = errors.length ? errors : result.errors;
+    if (options.json) printJson({ ok: false, errors: named });
+    for (const e of named) note(`${e.file ? `${e.file}: ` : ''}${e.message}`);
+    return EXIT.badInput;
+  }
+  if (options.json) {
+    printJson({ ok: true, policy: result.policy, report: result.report.map((r) => ({ ...r, file: files.find((f) => f.scope === r.scope)?.file })) });
+    return EXIT.ok;
+  }
+  printJson(result.policy);
+  const counts = { exact: 0, stricter: 0, impossible: 0 };
+  for (const r of result.report) counts[r.translation] = (counts[r.translation] ?? 0) + 1;
+  note(`import report (${result.report.length} rules: ${counts.exact} exact, ${counts.stricter} stricter, ${counts.impossible} impossible):`);
+  for (const r of result.report) {
+    const where = `${r.scope} ${r.source}${r.line ? ` (line ${r.line}${r.column ? `, column ${r.column}` : ''})` : ''}`;
+    const became = r.became.length
+      ? r.became.map((b) => `${b.layer} ${b.tool}${b.list ? ` ${b.list}[${b.index}]` : ' default'}`).join(', ')
+      : 'nothing';
+    note(`  ${r.translation.padEnd(10)} ${where}: ${r.rule} → ${became}`);
+    if (r.why) note(`             why: ${r.why}`);
+  }
+  return EXIT.ok;
+}
+
+function exportRules(positionals, options) {
+  const [format, file] = positionals;
+  if (!format || !file || positionals.length > 2) throw usage('export needs a format and one policy file: toolgate export <format> <policy.json>');
+  const { spec } = policyFrom(file);
+  const result = engine('exportPolicy', (exportPolicy) => exportPolicy(format, spec, context(options)));
+  if (options.json) {
+    printJson(result);
+    return EXIT.ok;
+  }
+  if (result.files.length === 1) process.stdout.write(result.files[0].text);
+  for (const f of result.files.length > 1 ? result.files : []) {
+    print(`==> ${f.scope} <==`);
+    process.stdout.write(f.text.endsWith('\n') ? f.text : `${f.text}\n`);
+  }
+  const inexact = result.report.filter((r) => r.translation !== 'exact');
+  note(`export report: ${result.report.length - inexact.length} of ${result.report.length} rules exact${inexact.length ? '; not expressed exactly:' : ''}`);
+  for (const r of inexact) {
+    const place = `${r.place.layer} ${r.place.tool}${r.place.list ? ` ${r.place.list}[${r.place.index}]` : ' default'}`;
+    note(`  ${r.translation.padEnd(10)} ${place}: ${r.rule}${r.why ? ` — ${r.why}` : ''}`);
+  }
+  return EXIT.ok;
+}
+
+function lint(positionals, options) {
+  const [file] = positionals;
+  if (!file || positionals.length > 1) throw usage('lint needs one policy file: toolgate lint <policy.json>');
+  const spec = readJson(file);
+  const report = engine('lint', (lintSpec) => lintSpec(spec), file);
+  if (options.json) printJson(report);
+  else {
+    for (const f of report.findings) {
+      print(`${f.severity.padEnd(7)} ${f.code} ${f.path}${f.column ? `:${f.column}` : ''}: ${f.message}`);
+    }
+    const count = (s) => report.findings.filter((f) => f.severity === s).length;
+    print(
+      report.findings.length
+        ? `${file}: ${report.findings.length} finding(s): ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`
+        : `${file}: no findings`,
+    );
+  }
+  return report.ok ? EXIT.ok : EXIT.lintErrors;
+}
+
+const COMMANDS = { check, import: importRules, export: exportRules, lint };
+
+function main(argv) {
+  let json = argv.includes('--json');
+  try {
+    const { options, positionals } = parseArgs(argv);
+    json = options.json;
+    if (options.version) {
+      print(JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version);
+      return EXIT.ok;
+    }
+    const [command, ...rest] = positionals;
+    if (options.help || command === 'help') {
+      print(HELP.trimEnd());
+      return EXIT.ok;
+    }
+    if (!command) throw usage('no command given');
+    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (!run) throw usage(`unknown command ${JSON.stringify(command)}: expected check, import, export or lint`);
+    return run(rest, options);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    if (json && error.exit !== EXIT.usage) {
+      printJson({ ok: false, errors: [{ code: error.code, message: error.message, ...(error.file ? { file: error.file } : {}) }] });
+    }
+    note(`toolgate: ${error.message}`);
+    return error.exit;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
