@@ -90,6 +90,25 @@ impl LintCode {
         LintCode::NotMatchExampleMatched,
     ];
 
+    /// The code as programs match on it (its JSON spelling).
+    pub fn name(self) -> &'static str {
+        match self {
+            LintCode::InvalidPattern => "invalidPattern",
+            LintCode::UnsupportedRegexFeature => "unsupportedRegexFeature",
+            LintCode::DuplicateRule => "duplicateRule",
+            LintCode::ShadowedAllow => "shadowedAllow",
+            LintCode::AllowOperator => "allowOperator",
+            LintCode::AllowQuote => "allowQuote",
+            LintCode::AllowRepeatedSpace => "allowRepeatedSpace",
+            LintCode::UnanchoredAllow => "unanchoredAllow",
+            LintCode::BroadAllow => "broadAllow",
+            LintCode::InterpreterAllow => "interpreterAllow",
+            LintCode::DenyEscapes => "denyEscapes",
+            LintCode::ExampleDidNotMatch => "exampleDidNotMatch",
+            LintCode::NotMatchExampleMatched => "notMatchExampleMatched",
+        }
+    }
+
     /// The code's severity.
     pub fn severity(self) -> FindingSeverity {
         match self {

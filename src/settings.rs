@@ -20,6 +20,7 @@
 use crate::api::{self, Problem};
 use crate::gasoline::AllowlistSummary;
 use crate::input::{from_json, InputError};
+use crate::lint::LintCode;
 use crate::mcp::edit::DropReason;
 use crate::mcp::{self, AutoRunMode, McpSettings};
 use crate::policy::catalogue::{self, CatalogueName, InputKind};
@@ -442,6 +443,7 @@ fn check_rules(settings: &PageSettings, context: &PageContext, errors: &mut Vec<
         check_layer(managed, "context.admin.managed", &known, &mut managed_errors, warnings);
         warnings.append(&mut managed_errors);
     }
+    check_lint(settings, context, warnings);
     let project = &settings.rules.project;
     let loosens = project.default_mode == Some(Outcome::Allow)
         || project.tools.values().any(|t| !t.always_allow.is_empty() || t.default_mode == Some(Outcome::Allow));
@@ -451,6 +453,39 @@ fn check_rules(settings: &PageSettings, context: &PageContext, errors: &mut Vec<
             "The workspace is not trusted: the project layer's allow rules and allowing defaults are ignored until it is.".into(),
             "rules.project".into(),
         ));
+    }
+}
+
+/// The lint findings about the user's and the project's rules (shadowed, over-broad, escapable by
+/// another spelling, …), as warnings at the rule they concern: they never block a save. Invalid
+/// patterns are errors already ([`check_layer`]); Zed's defaults and the managed layer are not the
+/// user's to fix, so their findings are left out.
+fn check_lint(settings: &PageSettings, context: &PageContext, warnings: &mut Vec<Problem>) {
+    let spec = rules_policy(settings, context);
+    let bases: Vec<(String, &str)> = spec
+        .layers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| match l.name.as_str() {
+            zed::USER_LAYER => Some((format!("layers[{i}]"), "rules.user")),
+            zed::PROJECT_LAYER => Some((format!("layers[{i}]"), "rules.project")),
+            _ => None,
+        })
+        .collect();
+    // A spec path such as `layers[3].tools.terminal.alwaysAllow[0]` as the page names it.
+    let on_page = |text: &str| bases.iter().fold(text.to_owned(), |t, (spec, page)| t.replace(&format!("{spec}."), &format!("{page}.")));
+    for finding in crate::lint::lint(spec.clone()).findings {
+        if matches!(finding.code, LintCode::InvalidPattern | LintCode::UnsupportedRegexFeature) {
+            continue;
+        }
+        if !bases.iter().any(|(spec, _)| finding.path.starts_with(&format!("{spec}."))) {
+            continue;
+        }
+        let mut message = on_page(&finding.message);
+        if let Some(input) = &finding.input {
+            message.push_str(&format!(" (for example: {input})"));
+        }
+        warnings.push(Problem { code: finding.code.name().into(), message, path: Some(on_page(&finding.path)), line: None, column: None });
     }
 }
 

@@ -4,7 +4,7 @@
 // this page's wasm module; the glue to the host (messages, draft storage, debouncing) is the
 // module's gloo-based `HostLink` and `Debouncer`.
 import init, {
-  Debouncer, HostLink, Policy, addToAllowlist, applySettingsChange, decideMcp, parseEntry, removeFromAllowlist,
+  Debouncer, HostLink, Policy, addToAllowlist, applySettingsChange, decideMcp, importPolicy, parseEntry, removeFromAllowlist,
   settingsMcp, settingsPolicy, settingsPreview, settingsTools, validateSettings,
 } from './toolgate_settings.js';
 import { wasmBytes } from './toolgate_settings_wasm.js';
@@ -15,6 +15,19 @@ const CURSOR_MCP = '__cursor_mcp__';
 const OUTCOME_TEXT = { allow: 'Runs without asking', confirm: 'Asks first', deny: 'Refused' };
 const LIST_TEXT = { alwaysAllow: 'Always allow', alwaysConfirm: 'Always confirm', alwaysDeny: 'Always deny' };
 const LISTS = ['alwaysAllow', 'alwaysConfirm', 'alwaysDeny'];
+/** A rule's matcher, by its key in the rule (exactly one is set); a regex `pattern` unless another is. */
+const MATCHERS = ['pattern', 'prefix', 'mcp', 'toolAction', 'glob', 'tokens', 'path', 'domain'];
+const matcherOf = (rule) => MATCHERS.find((k) => rule[k] !== undefined) ?? 'pattern';
+/** The formats `importPolicy` reads, with the file a user would paste. */
+const IMPORT_FORMATS = [
+  ['claudeCode', 'Claude Code', 'settings.json with "permissions": { "allow": [...], "ask": [...], "deny": [...] }'],
+  ['codex', 'Codex', 'a .rules file of prefix_rule(pattern=[...], decision=...)'],
+  ['vscode', 'VS Code Copilot', 'settings.json with "chat.tools.terminal.autoApprove"'],
+  ['cursorCli', 'Cursor CLI', 'cli-config.json with "permissions": { "allow": [...], "deny": [...] }'],
+  ['cursorEditor', 'Cursor editor', 'permissions.json with "mcpAllowlist" and "terminalAllowlist"'],
+  ['geminiCli', 'Gemini CLI', 'a policy .toml of [[rule]] tables, or settings.json with "tools": { "allowed": [...] }'],
+];
+const TRANSLATION_TEXT = { exact: 'Exact', stricter: 'Stricter', impossible: 'Not imported' };
 const MODE_TEXT = [
   ['ask_every_time', 'Ask every time', 'Every MCP call asks; the allowlist is not consulted.'],
   ['yolo', 'Use the allowlist', 'Calls your allowlist names run; others ask.'],
@@ -611,8 +624,74 @@ class SettingsPage {
         h('label', { for: 'tg-rules-new-tool' }, 'Another tool by id (custom or MCP tools)'),
         h('div', { class: 'tg-row' }, newTool, h('button', { type: 'button', class: 'tg-secondary', onclick: addTool }, 'Edit this tool'))) : null,
       overview,
+      layer.editable ? this.renderImport(layer) : null,
       h('h3', { class: 'tg-visually-hidden' }, 'Problems in other layers'),
       this.slots.slot('rules', [], { catchAll: true }));
+  }
+
+  /**
+   * "Bring rules from another agent": the user pastes another agent's settings, the core reads
+   * them (`importPolicy`) and reports, per source rule, what it became and how faithfully; the
+   * rules can then be added to the layer shown. Nothing changes until "Add" is pressed.
+   */
+  renderImport(layer) {
+    this.ui.importFormat ??= 'claudeCode';
+    const format = IMPORT_FORMATS.find(([f]) => f === this.ui.importFormat) ?? IMPORT_FORMATS[0];
+    const select = h('select', { id: 'tg-import-format', onchange: (e) => { this.ui.importFormat = e.target.value; this.imported = undefined; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); } },
+      IMPORT_FORMATS.map(([f, name]) => h('option', { value: f, selected: f === format[0] }, name)));
+    const text = h('textarea', { id: 'tg-import-text', class: 'tg-mono', rows: 5, spellcheck: 'false', placeholder: format[2],
+      oninput: (e) => { this.ui.importText = e.target.value; } });
+    text.value = this.ui.importText ?? '';
+    const read = () => {
+      this.imported = importPolicy(format[0], [{ scope: layer.key, text: text.value }], {});
+      this.imported.layer = layer.key;
+      this.renderRules();
+      this.slots.show(this.validation.errors, this.validation.warnings);
+      this.root.querySelector('#tg-import-report')?.focus();
+    };
+    const result = this.imported?.layer === layer.key ? this.imported : undefined;
+    return h('div', { class: 'tg-import' },
+      h('h3', {}, 'Bring rules from another agent'),
+      h('p', { class: 'tg-hint' }, `Paste ${format[2]}. Each rule is translated exactly, or more strictly (it asks or refuses where the other agent would not), or left out with the reason — never more loosely.`),
+      h('div', { class: 'tg-toolbar' }, h('div', { class: 'tg-field' }, h('label', { for: 'tg-import-format' }, 'Format'), select)),
+      h('label', { for: 'tg-import-text' }, 'Settings text'), text,
+      h('div', { class: 'tg-row' }, h('button', { type: 'button', id: 'tg-import-read', class: 'tg-secondary', onclick: read }, 'Read these rules')),
+      result ? this.renderImportReport(layer, result) : null);
+  }
+
+  renderImportReport(layer, result) {
+    if (!result.ok) {
+      return h('div', { id: 'tg-import-report', tabindex: '-1', class: 'tg-import-report' },
+        h('ul', { class: 'tg-problems' }, result.errors.map((p) => h('li', { class: 'tg-problem tg-error' },
+          `${p.line ? `Line ${p.line}${p.column ? `, column ${p.column}` : ''}: ` : ''}${p.message}`))));
+    }
+    const rows = result.report.map((r) => h('li', { class: `tg-report-${r.translation}` },
+      h('span', { class: 'tg-badge' }, TRANSLATION_TEXT[r.translation] ?? r.translation), ' ', code(r.rule),
+      r.became.length ? ` → ${r.became.map((b) => `${b.tool}${b.list ? ` · ${LIST_TEXT[b.list] ?? b.list}` : ' · default'}`).join(', ')}` : '',
+      r.why ? h('p', { class: 'tg-hint' }, r.why) : null));
+    const count = result.policy.layers.reduce((n, l) => n + Object.values(l.tools ?? {}).reduce((m, t) => m + LISTS.reduce((k, list) => k + (t[list]?.length ?? 0), 0), 0), 0);
+    const add = () => {
+      for (const imported of result.policy.layers) {
+        for (const [tool, rules] of Object.entries(imported.tools ?? {})) {
+          for (const list of LISTS) {
+            for (const rule of rules[list] ?? []) {
+              const target = this.toolRules(layer, tool);
+              target[list] ??= [];
+              if (!target[list].some((r) => canonical(r) === canonical(rule))) target[list].push(clone(rule));
+            }
+          }
+        }
+      }
+      this.imported = undefined;
+      this.changed({ structural: true, now: true });
+      this.setStatus(`Added ${count} imported rule(s) to the ${layer.label.toLowerCase()} layer. Review them, then save.`);
+    };
+    return h('div', { id: 'tg-import-report', tabindex: '-1', class: 'tg-import-report' },
+      h('h4', {}, `What each rule becomes (${result.report.length})`),
+      h('ul', { class: 'tg-report' }, rows),
+      h('p', { class: 'tg-hint' }, 'Only rules are added; defaults and modes the other agent had are listed above for you to set.'),
+      h('button', { type: 'button', id: 'tg-import-add', class: 'tg-primary', disabled: count === 0, onclick: add },
+        `Add ${count} rule(s) to the ${layer.label.toLowerCase()} layer`));
   }
 
   /** The tool's rules in an editable layer, created on first use. */
@@ -634,9 +713,11 @@ class SettingsPage {
     rules.forEach((rule, index) => {
       const path = `${layer.path}.tools.${tool}.${list}[${index}]`;
       const id = `tg-rule-${list}-${index}`;
-      const input = h('input', { id, class: 'tg-mono', value: rule.pattern ?? rule.prefix ?? rule.mcp ?? rule.toolAction ?? '',
+      // Imported rules may be globs, token prefixes, paths or domains: edited as what they are.
+      const matcher = matcherOf(rule);
+      const input = h('input', { id, class: 'tg-mono', value: rule[matcher] ?? '',
         readOnly: !layer.editable, spellcheck: 'false', autocomplete: 'off',
-        oninput: (e) => { rule.pattern = e.target.value; this.changed(); } });
+        oninput: (e) => { rule[matcher] = e.target.value; this.changed(); } });
       const caseId = `${id}-case`;
       const caseBox = h('input', { type: 'checkbox', id: caseId, checked: !!rule.caseSensitive, disabled: !layer.editable,
         onchange: (e) => { if (e.target.checked) rule.caseSensitive = true; else delete rule.caseSensitive; this.changed({ now: true }); } });
@@ -650,9 +731,10 @@ class SettingsPage {
         } }, 'Remove') : null;
       items.append(h('li', { dataset: { path } },
         h('div', { class: 'tg-row' },
-          h('label', { for: id, class: 'tg-visually-hidden' }, `${title} pattern ${index + 1}`), input,
-          h('span', { class: 'tg-choice tg-inline' }, caseBox,
-            h('label', { for: caseId }, 'Match case', h('span', { class: 'tg-visually-hidden' }, ` (${title.toLowerCase()} pattern ${index + 1})`))), remove),
+          h('label', { for: id, class: 'tg-visually-hidden' }, `${title} pattern ${index + 1}`),
+          matcher === 'pattern' ? null : h('span', { class: 'tg-kind', title: `a ${matcher} rule` }, matcher), input,
+          matcher === 'pattern' ? h('span', { class: 'tg-choice tg-inline' }, caseBox,
+            h('label', { for: caseId }, 'Match case', h('span', { class: 'tg-visually-hidden' }, ` (${title.toLowerCase()} pattern ${index + 1})`))) : null, remove),
         this.slots.slot(path, [input], { pattern: () => input.value })));
     });
     const add = layer.editable ? h('button', { type: 'button', id: `tg-add-${list}`, class: 'tg-secondary',

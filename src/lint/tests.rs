@@ -279,3 +279,10 @@ fn every_code_is_triggered() {
         assert!(found.contains(&code), "{code:?} not triggered");
     }
 }
+
+#[test]
+fn each_codes_name_is_its_json_spelling() {
+    for code in LintCode::ALL {
+        assert_eq!(serde_json::to_value(code).unwrap(), serde_json::Value::String(code.name().into()));
+    }
+}

@@ -216,3 +216,29 @@ fn the_page_lists_the_catalogues_tools_terminal_first() {
     sorted.sort();
     assert_eq!(names, sorted);
 }
+
+#[test]
+fn lint_findings_about_the_users_rules_are_warnings_at_the_rule_on_the_page() {
+    let s = settings(json!({ "rules": {
+        "user": { "tools": { "terminal": { "alwaysAllow": [{ "pattern": "^git push\\b" }], "alwaysDeny": [{ "pattern": "^git\\b" }] } } },
+        "project": { "tools": { "terminal": { "alwaysAllow": [{ "pattern": "^bash\\b" }] } } },
+    } }));
+    let v = validate(&s, &PageContext::default());
+    assert!(v.ok, "lint findings never block a save: {:?}", v.errors);
+    let shadowed = v.warnings.iter().find(|w| w.code == "shadowedAllow").expect("the shadowed allow is reported");
+    assert_eq!(shadowed.path.as_deref(), Some("rules.user.tools.terminal.alwaysAllow[0]"));
+    assert!(shadowed.message.contains("^git\\b") && shadowed.message.contains("layer \"user\""), "{}", shadowed.message);
+    assert!(paths(&v.warnings).contains(&("interpreterAllow", "rules.project.tools.terminal.alwaysAllow[0]")), "{:?}", paths(&v.warnings));
+    assert!(v.warnings.iter().all(|w| !w.message.contains("layers[")), "spec paths are renamed to the page's: {:?}", v.warnings);
+}
+
+#[test]
+fn zeds_default_rules_and_invalid_patterns_add_no_lint_warnings() {
+    // Zed's shipped defaults are not the user's to fix; an invalid pattern is already an error.
+    let with_defaults = context(json!({ "includeDefaults": true }));
+    assert!(validate(&PageSettings::default(), &with_defaults).warnings.is_empty());
+    let s = settings(json!({ "rules": { "user": { "tools": { "terminal": { "alwaysDeny": [{ "pattern": "(?=x)" }] } } } } }));
+    let v = validate(&s, &PageContext::default());
+    assert_eq!(paths(&v.errors), vec![("invalidPattern", "rules.user.tools.terminal.alwaysDeny[0]")]);
+    assert!(v.warnings.is_empty(), "{:?}", v.warnings);
+}

@@ -129,6 +129,52 @@ test('tool rules: an invalid regex is marked at the character where it goes wron
   await context.close();
 });
 
+test('tool rules: lint findings show at the rule they concern, as warnings that do not block saving', async () => {
+  const { page, problems, context } = await openStandin();
+  await page.fill('#tg-rule-alwaysAllow-0', '^python\\b');
+  const slot = '[data-path="rules.user.tools.terminal.alwaysAllow[0]"]';
+  await waitForText(page, slot, /interpreter|runs whatever/i);
+  assert.equal(await page.locator(`${slot} .tg-problem.tg-warning`).count() >= 1, true);
+  assert.equal(await page.locator(`${slot} .tg-problem.tg-error`).count(), 0);
+  assert.doesNotMatch(await page.textContent('#tg-rules'), /layers\[/, 'findings name rules as the page does');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('bring rules from another agent: the report says what each rule became; Add puts them in the layer, as what they are', async () => {
+  const { page, problems, context } = await openStandin();
+  await page.selectOption('#tg-import-format', 'claudeCode');
+  await page.fill('#tg-import-text', JSON.stringify({ permissions: {
+    allow: ['Bash(npm run test:*)', 'Bash(git diff *)'], deny: ['Bash(curl *)'], ask: ['Write(/src/**)'],
+  } }));
+  await page.click('#tg-import-read');
+  const report = '#tg-import-report';
+  await page.waitForSelector(`${report} li`, WAIT);
+  const rows = await page.locator(`${report} .tg-report > li`).allTextContents();
+  // One row per source rule, and one for Claude Code's default (what no rule decides).
+  assert.equal(rows.length, 5, rows.join('\n'));
+  const row = (pattern) => rows.find((r) => pattern.test(r)) ?? assert.fail(`no row ${pattern} in\n${rows.join('\n')}`);
+  assert.match(row(/Bash\(npm run test:\*\)/), /^Stricter Bash\(npm run test:\*\) → terminal · Always allow.*hazard/);
+  assert.match(row(/Bash\(curl \*\)/), /^Exact Bash\(curl \*\) → terminal · Always deny/);
+  assert.match(row(/Write\(/), /never consults it/);
+  assert.match(row(/default/), /^Stricter .*ask/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tg-import-report', 'focus moves to the report');
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'false', 'reading changes nothing');
+  const before = await page.locator('#tg-rules-alwaysAllow li').count();
+  await page.click('#tg-import-add');
+  await waitForText(page, '#tg-status', /Added \d+ imported rule\(s\) to the user layer/);
+  assert.equal(await page.locator('#tg-rules-alwaysAllow li').count(), before + 2);
+  assert.equal(await page.inputValue(`#tg-rule-alwaysAllow-${before}`), 'npm run test:*');
+  assert.equal(await page.textContent(`[data-path="rules.user.tools.terminal.alwaysAllow[${before}]"] .tg-kind`), 'glob');
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'true');
+  // A text that is not the format's is an error in the report, not a throw.
+  await page.fill('#tg-import-text', '{ not json');
+  await page.click('#tg-import-read');
+  await page.waitForSelector(`${report} .tg-problem.tg-error`, WAIT);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('try a call: per sub-command verdicts with rule and layer; a permission button changes the draft and the next decision', async () => {
   const { page, problems, context } = await openStandin();
   await page.fill('#tg-try-input-0', 'git status && cargo build --release');
