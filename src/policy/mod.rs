@@ -342,6 +342,11 @@ pub struct PolicySpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub presets: Vec<crate::presets::Preset>,
+    /// The JSON Schema the file follows (`toolgate/policy.schema.json`), for editors: kept and
+    /// written back, never read by the engine.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub schema: Option<String>,
 }
 
 fn confirm() -> Outcome {
@@ -362,6 +367,7 @@ impl Default for PolicySpec {
             suggest: SuggestionForm::Regex,
             gates: None,
             presets: Vec::new(),
+            schema: None,
         }
     }
 }

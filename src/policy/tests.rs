@@ -661,3 +661,15 @@ fn the_outcome_path_agrees_with_the_explained_decision() {
         }
     }
 }
+
+#[test]
+fn a_schema_reference_is_kept_and_changes_no_decision() {
+    let with: PolicySpec = serde_json::from_str(r#"{ "$schema": "./policy.schema.json", "defaultMode": "allow" }"#).unwrap();
+    assert_eq!(with.schema.as_deref(), Some("./policy.schema.json"));
+    let text = serde_json::to_string(&with).unwrap();
+    assert!(text.contains(r#""$schema":"./policy.schema.json""#), "{text}");
+    let without = PolicySpec { schema: None, ..with.clone() };
+    assert!(!serde_json::to_string(&without).unwrap().contains("schema"));
+    assert_eq!(Policy::new(with).outcome("terminal", &["ls".into()]), Policy::new(without).outcome("terminal", &["ls".into()]));
+    assert!(serde_json::from_str::<PolicySpec>(r#"{ "$schema": 3 }"#).is_err());
+}

@@ -91,6 +91,16 @@ test('the package publishes the schema, naming toolgate\'s policy, for draft 202
   assert.deepEqual(require('toolgate/package.json').exports['./policy.schema.json'], './policy.schema.json');
 });
 
+test('a policy file may name the schema with "$schema" for editors: valid, built, and kept', () => {
+  const spec = { $schema: './node_modules/toolgate/policy.schema.json', layers: [{ name: 'user', tools: { terminal: { alwaysAllow: [{ pattern: '^ls\\b' }] } } }] };
+  assertValidAndBuilt(spec, '$schema');
+  const policy = new Policy(spec);
+  assert.equal(policy.spec.$schema, spec.$schema);
+  assert.equal(policy.outcome('terminal', 'ls -la'), 'allow');
+  policy.free();
+  assert.notDeepEqual(errorsOf({ $schema: 3 }), [], 'a $schema that is not a string is refused');
+});
+
 test('every policy in README.md\'s code blocks is valid and the engine builds it', () => {
   const policies = readmePolicies();
   assert.ok(policies.length >= 2, `README.md has ${policies.length} policy blocks; expected the rule engine's and the CLI's`);
