@@ -102,6 +102,14 @@ fn crash_shell_bang_after_pipe_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-bang-after-pipe", properties::shell_analysis::check);
 }
 
+/// `{ }{!}` in rc: a `!` right before a group's closer was a command named `!` in context and a
+/// prefix operator with no command alone; it is not vouched for either way (found by the
+/// 10 M-execution campaign, session 4).
+#[test]
+fn crash_shell_rc_bang_before_closer_sub_command_is_vouched_alone_too() {
+    crash("shell_analysis", "crash-rc-bang-before-closer", properties::shell_analysis::check);
+}
+
 /// An untrusted layer's confirm rule (here one that does not compile) turns a default deny into confirm.
 #[test]
 fn crash_decide_untrusted_confirm_rule_never_lowers_the_outcome() {

@@ -782,11 +782,12 @@ impl Analyzer {
                         continue;
                     }
                     (Shell::Rc, '!' | '@')
-                        if self.peek_at(1).is_none_or(|n| is_blank(n) || matches!(n, '{' | ';' | '&' | '|' | '#' | '\n')) =>
+                        if self.peek_at(1).is_none_or(|n| is_blank(n) || matches!(n, '{' | '}' | ')' | ';' | '&' | '|' | '#' | '\n')) =>
                     {
-                        // A prefix operator; with no command after it, it is a syntax rc is not
-                        // modelled on, in context or alone.
-                        if self.peek_at(1).is_none_or(|n| matches!(n, ';' | '&' | '|' | '#' | '\n')) {
+                        // A prefix operator; with no command after it (the end, a separator, a
+                        // comment or the group's closer: `{!}`), it is a syntax rc is not modelled
+                        // on, in context or alone.
+                        if self.peek_at(1).is_none_or(|n| matches!(n, '}' | ')' | ';' | '&' | '|' | '#' | '\n')) {
                             self.distrust("an rc '!' or '@' with no command after it is not analysed");
                         }
                         self.bump();
