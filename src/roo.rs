@@ -91,6 +91,9 @@ pub struct CatalogueTool {
     pub name: String,
 }
 
+/// The MCP entry wildcard (`*` on either side of `server:tool`).
+const WILDCARD: &str = "*";
+
 fn server_prefix(server: &str) -> String {
     format!("{server}:*")
 }
@@ -113,10 +116,15 @@ pub fn layer_for_mode(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettin
     }
     let tool_deny: Vec<String> = r.disallowed_tools.iter().flatten().map(|t| exact_tool(&t.server_name, &t.tool_name)).collect();
 
-    // Which servers are allowed at all: the allow list, else anything not denied.
-    let server_allow: Option<Vec<String>> = r.allowed_servers.as_ref().map(|list| list.iter().map(|s| server_prefix(s)).collect());
+    // Which servers are allowed at all: the allow list, else anything not denied. Roo compares
+    // names exactly, so a name written `*` allows only a server called `*` (which no valid MCP
+    // name is): it must not become the entry wildcard, which would allow every server.
+    let literal = |name: &str| name != WILDCARD;
+    let server_allow: Option<Vec<String>> =
+        r.allowed_servers.as_ref().map(|list| list.iter().filter(|s| literal(s)).map(|s| server_prefix(s)).collect());
     let tool_allow: Option<Vec<String>> = r.allowed_tools.as_ref().map(|list| {
         list.iter()
+            .filter(|t| literal(&t.server_name) && literal(&t.tool_name))
             .filter(|t| r.allowed_servers.as_ref().is_none_or(|allowed| allowed.contains(&t.server_name)))
             .map(|t| exact_tool(&t.server_name, &t.tool_name))
             .collect()
@@ -341,6 +349,24 @@ mod tests {
             "Tool \"use_mcp_tool\" is not allowed in code mode (server: admin-server, tool: drop)."
         );
         assert!(p.check_resource("admin-server").is_err());
+    }
+
+    #[test]
+    fn a_name_written_star_is_a_literal_name_in_roo_and_allows_no_other_server() {
+        // Roo compares names exactly: `*` in an allow list is not a wildcard (found by fuzzing).
+        let p = ModePolicy::new(&mode(r#"{"slug":"m","mcpRestrictions":{"allowedServers":["*","docs-server"]}}"#), &servers());
+        assert!(p.check_resource("docs-server").is_ok());
+        assert!(p.check_resource("weather-server").is_err());
+        assert!(p.check_tool("weather-server", "get_forecast").is_err());
+        let p = ModePolicy::new(
+            &mode(
+                r#"{"slug":"m","mcpRestrictions":{"allowedTools":[{"serverName":"*","toolName":"search"},{"serverName":"docs-server","toolName":"*"},{"serverName":"docs-server","toolName":"read"}]}}"#,
+            ),
+            &servers(),
+        );
+        assert!(p.check_tool("docs-server", "read").is_ok());
+        assert!(p.check_tool("weather-server", "search").is_err());
+        assert!(p.check_tool("docs-server", "write").is_err());
     }
 
     #[test]

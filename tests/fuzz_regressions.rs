@@ -110,6 +110,13 @@ fn crash_shell_rc_bang_before_closer_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-rc-bang-before-closer", properties::shell_analysis::check);
 }
 
+/// A Roo mode whose `allowedServers` lists `*`: Roo compares names exactly, but the entry `*:*` allowed
+/// every server (found by the 10 M-execution `settings_readers` campaign, session 4).
+#[test]
+fn crash_settings_roo_star_server_is_never_looser_than_the_seed() {
+    crash("settings_readers", "crash-roo-star-server", properties::settings_readers::check);
+}
+
 /// An untrusted layer's confirm rule (here one that does not compile) turns a default deny into confirm.
 #[test]
 fn crash_decide_untrusted_confirm_rule_never_lowers_the_outcome() {
