@@ -508,7 +508,7 @@ fn breadth_checks(policy: &Policy, place: &Place<'_>, matcher: &Matcher, finding
         if !matcher.is_match(&Subject::text(&sample)) {
             continue;
         }
-        let decision = policy.evaluate(place.tool, std::slice::from_ref(&sample), None, false);
+        let decision = policy.evaluate(place.tool, std::slice::from_ref(&sample), None, crate::policy::Explain::Nothing);
         if decision.outcome == Outcome::Allow && crate::policy::examples::decision_names(&decision, &rule_ref(place)) {
             let mut f = place.finding(
                 LintCode::BroadAllow,
@@ -555,7 +555,7 @@ fn shadow_check(policy: &Policy, place: &Place<'_>, kind: InputKind, regex: &[St
     }
     let mut first: Option<RuleRef> = None;
     for inputs in &witnesses {
-        let decision = policy.evaluate(place.tool, inputs, None, false);
+        let decision = policy.evaluate(place.tool, inputs, None, crate::policy::Explain::Nothing);
         let by_rule = matches!(decision.reason, Reason::DenyRule | Reason::ConfirmRule);
         match decision.rule.as_deref() {
             Some(r) if by_rule && decision.outcome != Outcome::Allow && !place.same(r) => {

@@ -334,7 +334,8 @@ impl McpPolicy {
 
     /// Cursor's view of the decision: reason, the matching entry and allowlist candidates.
     pub fn decide(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> McpDecision {
-        let decision = self.decide_core(server_id, tool_name, mode);
+        // The core's suggestions are left out: Cursor's answer carries its own candidates.
+        let decision = self.policy(mode).decide_without_suggestions(CURSOR_MCP, &[server_id.to_owned(), tool_name.to_owned()]);
         let reason = decision.reason;
         let matched = decision.rule.as_ref().filter(|_| reason == Reason::Allowlisted).map(|rule| MatchedEntry {
             list: if rule.layer == ADMIN_LAYER { AllowlistSource::Admin } else { AllowlistSource::User },

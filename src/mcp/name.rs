@@ -94,7 +94,18 @@ impl std::error::Error for NameError {}
 ///
 /// `*` on its own is valid (it is the wildcard); anywhere else `:` and `*` are reserved.
 pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
-    let problem = if name.is_empty() {
+    // Names are almost always ASCII: one pass over the bytes answers the same as the general
+    // rules (a test compares the two on random names).
+    let problem = if name.is_ascii() { ascii_name_problem(name) } else { name_problem(name) };
+    match problem {
+        Some(problem) => Err(NameError { kind, problem }),
+        None => Ok(()),
+    }
+}
+
+/// The seed's rules, for any name.
+fn name_problem(name: &str) -> Option<NameProblem> {
+    if name.is_empty() {
         Some(NameProblem::Empty)
     } else if let Some(length) = utf16_length_over_limit(name) {
         Some(NameProblem::TooLong { length })
@@ -106,11 +117,26 @@ pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
         None
     } else {
         name.chars().find(|c| *c == SEPARATOR || *c == '*').map(|character| NameProblem::ReservedCharacter { character })
-    };
-    match problem {
-        Some(problem) => Err(NameError { kind, problem }),
-        None => Ok(()),
     }
+}
+
+/// The same rules for an ASCII name, by plain byte tests: one UTF-16 unit per byte, no U+FFFD.
+fn ascii_name_problem(name: &str) -> Option<NameProblem> {
+    let bytes = name.as_bytes();
+    if bytes.is_empty() {
+        return Some(NameProblem::Empty);
+    }
+    if bytes.len() > MAX_NAME_LENGTH {
+        return Some(NameProblem::TooLong { length: bytes.len() });
+    }
+    if bytes == WILDCARD.as_bytes() {
+        return None;
+    }
+    // JavaScript's `trim` strips these ASCII characters (U+0009–U+000D and the space).
+    if bytes.iter().all(|b| matches!(b, b'\t'..=b'\r' | b' ')) {
+        return Some(NameProblem::OnlyWhitespace);
+    }
+    bytes.iter().find(|b| matches!(b, b':' | b'*')).map(|&b| NameProblem::ReservedCharacter { character: char::from(b) })
 }
 
 /// The UTF-16 length when it exceeds the limit; `None` when the name fits.
@@ -178,6 +204,24 @@ mod tests {
     #[test]
     fn rejects_the_replacement_character_a_lone_surrogate_turns_into() {
         assert_eq!(problem("tool\u{FFFD}"), Some(NameProblem::ReplacementCharacter));
+    }
+
+    #[test]
+    fn the_ascii_pass_answers_as_the_general_rules_on_random_names() {
+        // Short names over an alphabet of the characters that matter, and some long ones.
+        let alphabet = [' ', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{1c}', ':', '*', 'a', '_', '-', '.', '0'];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for round in 0..50_000 {
+            let len = if round % 100 == 0 { 250 + next(10) } else { next(6) };
+            let name: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            assert_eq!(ascii_name_problem(&name), name_problem(&name), "{name:?}");
+        }
     }
 
     #[test]

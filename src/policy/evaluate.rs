@@ -194,6 +194,19 @@ pub struct Decision {
     pub ignored: Vec<Ignored>,
 }
 
+/// How much of the explanation an evaluation writes. The outcome, reason, rule and items are the
+/// same at every level (a test compares them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Explain {
+    /// Only what decides: no message, suggestions or notes.
+    Nothing,
+    /// The message and notes, but no "always allow" suggestions (for answers that carry their own,
+    /// such as Cursor's allowlist candidates).
+    WithoutSuggestions,
+    /// Everything.
+    Full,
+}
+
 /// Where evaluation stood when something decided.
 struct Finding<'p> {
     outcome: Outcome,
@@ -335,27 +348,32 @@ fn explain_reason(reason: Reason, tool: &str, hit: &Hit, items: &Items) -> Strin
 impl Policy {
     /// Only the outcome: the same evaluation as [`Policy::decide`], without the explanation.
     pub fn outcome(&self, tool: &str, inputs: &[String]) -> Outcome {
-        self.evaluate(tool, inputs, None, false).outcome
+        self.evaluate(tool, inputs, None, Explain::Nothing).outcome
     }
 
     /// Only the outcome of a call, hook included.
     pub fn outcome_of(&self, call: &Call) -> Outcome {
-        self.evaluate(&call.tool, &call.inputs, call.hook, false).outcome
+        self.evaluate(&call.tool, &call.inputs, call.hook, Explain::Nothing).outcome
     }
 
     /// Decides one tool call without a hook's answer.
     pub fn decide(&self, tool: &str, inputs: &[String]) -> Decision {
-        self.evaluate(tool, inputs, None, true)
+        self.evaluate(tool, inputs, None, Explain::Full)
+    }
+
+    /// [`Policy::decide`] without the "always allow" suggestions, for answers that carry their own.
+    pub(crate) fn decide_without_suggestions(&self, tool: &str, inputs: &[String]) -> Decision {
+        self.evaluate(tool, inputs, None, Explain::WithoutSuggestions)
     }
 
     /// Decides one tool call and explains it.
     pub fn decide_call(&self, call: &Call) -> Decision {
-        self.evaluate(&call.tool, &call.inputs, call.hook, true)
+        self.evaluate(&call.tool, &call.inputs, call.hook, Explain::Full)
     }
 
     /// The one evaluation. Without `explain`, messages, suggestions and notes are left out; the
     /// outcome, reason, rule and items are the same (a test compares the two).
-    pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: bool) -> Decision {
+    pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: Explain) -> Decision {
         let rules = self.tool(tool);
         let kind = self.input_kind(tool);
         // MCP names have a limit of their own (256 UTF-16 units): a longer one is an invalid name.
@@ -430,7 +448,7 @@ impl Policy {
                         _ => false,
                     };
                     if from_untrusted && self.default_for(rules).0 > f.outcome {
-                        f = self.fall_back(tool, rules, &items, explain);
+                        f = self.fall_back(tool, rules, &items, explain != Explain::Nothing);
                     }
                     f
                 }
@@ -440,7 +458,7 @@ impl Policy {
                             cover(&mut items, &r.allow, false);
                         }
                     }
-                    self.fall_back(tool, rules, &items, explain)
+                    self.fall_back(tool, rules, &items, explain != Explain::Nothing)
                 }
             }
         };
@@ -449,7 +467,7 @@ impl Policy {
         if outcome == Outcome::Allow && hook == Some(HookResult::Ask) {
             (outcome, reason) = (Outcome::Confirm, Reason::HookAsked);
         }
-        if !explain {
+        if explain == Explain::Nothing {
             let decision = Decision {
                 outcome,
                 reason,
@@ -471,7 +489,7 @@ impl Policy {
             Message::Text(text) => text,
             Message::Standard => explain_reason(reason, tool, &hit, &items),
         };
-        let suggestions = if allow_tried && outcome != Outcome::Allow && reason != Reason::HookAsked {
+        let suggestions = if explain == Explain::Full && allow_tried && outcome != Outcome::Allow && reason != Reason::HookAsked {
             self.suggestions_for(tool, &items)
         } else {
             Vec::new()

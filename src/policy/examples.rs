@@ -205,7 +205,7 @@ pub(crate) fn check(policy: &Policy, places: &[(ExamplesAt, String)]) -> Vec<Exa
         for (kind, examples) in [(ExampleKind::Match, &rule.examples.matches), (ExampleKind::NotMatch, &rule.examples.not_match)] {
             for (example_index, example) in examples.iter().enumerate() {
                 let inputs = example.inputs();
-                let decision = policy.evaluate(tool, &inputs, None, false);
+                let decision = policy.evaluate(tool, &inputs, None, crate::policy::Explain::Nothing);
                 let named = decision_names(&decision, &origin);
                 if named != (kind == ExampleKind::Match) {
                     failures.push(ExampleFailure {

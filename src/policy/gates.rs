@@ -224,15 +224,13 @@ pub(crate) fn check(when: &Condition, policy: &Policy, rules: Option<&ToolIndex>
             path_items(items).find(|(_, normal)| !inside_roots(normal, roots)).map(|(_, normal)| Hit::item(&normal))
         }
         Condition::InvalidName => items.list.iter().find_map(|i| {
-            let (server, tool) = i.pair.as_ref()?;
+            let (server, tool) = i.pair()?;
             let error = validate_name(server, NameKind::Server).and_then(|()| validate_name(tool, NameKind::Tool)).err()?;
             Some(Hit { item: Some(i.text.clone()), rule: None, detail: Some(error.to_string()) })
         }),
-        Condition::Server { ids } => items
-            .list
-            .iter()
-            .find(|i| i.pair.as_ref().is_some_and(|(server, _)| ids.iter().any(|id| id == server)))
-            .map(|i| Hit::item(&i.text)),
+        Condition::Server { ids } => {
+            items.list.iter().find(|i| i.pair().is_some_and(|(server, _)| ids.iter().any(|id| id == server))).map(|i| Hit::item(&i.text))
+        }
         Condition::DenyRule | Condition::ConfirmRule | Condition::AllowRules | Condition::CommandsAllowed => None,
     }
 }

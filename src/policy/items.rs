@@ -57,9 +57,9 @@ pub struct ItemVerdict {
     /// The words after the command word, unquoted.
     #[serde(skip)]
     pub(crate) args: Vec<String>,
-    /// The names of an MCP call.
+    /// For an MCP call, where its text splits into server and tool (see [`ItemVerdict::pair`]).
     #[serde(skip)]
-    pub(crate) pair: Option<(String, String)>,
+    pub(crate) pair_split: Option<usize>,
 }
 
 impl ItemVerdict {
@@ -72,17 +72,20 @@ impl ItemVerdict {
             allowed_by: None,
             name: None,
             args: Vec::new(),
-            pair: None,
+            pair_split: None,
         }
+    }
+
+    /// The names of an MCP call: its text up to the split, and after the separator there (the
+    /// tool is empty when the text is the server alone). Kept as one string: no copies per call.
+    pub(crate) fn pair(&self) -> Option<(&str, &str)> {
+        let at = self.pair_split?;
+        Some((self.text.get(..at)?, self.text.get(at + 1..).unwrap_or_default()))
     }
 
     /// What rules are matched against.
     pub(crate) fn subject(&self) -> Subject<'_> {
-        Subject {
-            text: &self.text,
-            pair: self.pair.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
-            words: self.name.as_deref().map(|name| (name, self.args.as_slice())),
-        }
+        Subject { text: &self.text, pair: self.pair(), words: self.name.as_deref().map(|name| (name, self.args.as_slice())) }
     }
 
     /// The command without its leading assignments (`git log` for `PAGER=x git log`).
@@ -139,7 +142,7 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
                     allowed_by: None,
                     name: i.name,
                     args: i.args,
-                    pair: None,
+                    pair_split: None,
                 }));
                 items.also_deny_checked.push(input.clone());
             }
@@ -158,11 +161,16 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
         }
         InputKind::McpCall => match inputs {
             [server] | [server, _] => {
-                let tool = inputs.get(1).cloned().unwrap_or_default();
+                let tool = inputs.get(1).map_or("", String::as_str);
                 // Joined by hand: `format!` costs more than the rest of an MCP decision's items.
-                let text = if tool.is_empty() { server.clone() } else { [server.as_str(), ":", tool.as_str()].concat() };
+                let mut text = String::with_capacity(server.len() + 1 + tool.len());
+                text.push_str(server);
+                if !tool.is_empty() {
+                    text.push(':');
+                    text.push_str(tool);
+                }
                 let mut item = ItemVerdict::plain(text, ItemKind::Call);
-                item.pair = Some((server.clone(), tool));
+                item.pair_split = Some(server.len());
                 items.list.push(item);
             }
             _ => {

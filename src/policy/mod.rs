@@ -27,6 +27,7 @@ mod suggest;
 mod trust;
 
 pub use catalogue::{CatalogueName, InputKind};
+pub(crate) use evaluate::Explain;
 pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE};
 pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};

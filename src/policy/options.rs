@@ -136,7 +136,7 @@ impl Policy {
         }
         let mut found = Vec::new();
         for item in items.list.iter().filter(|i| i.allowed_by.is_none()) {
-            match (item.kind, &item.pair, item.name.as_deref()) {
+            match (item.kind, item.pair(), item.name.as_deref()) {
                 // A Gasoline call is a tool and its action; any other call an MCP server and tool.
                 (ItemKind::Call, Some((tool, action)), _) if self.spec().catalogue == CatalogueName::Gasoline => {
                     let pattern = format!("{tool}.{action}");

@@ -654,8 +654,10 @@ fn the_outcome_path_agrees_with_the_explained_decision() {
             for hook in [None, Some(HookResult::Ask), Some(HookResult::Reject)] {
                 let call = Call { tool: "terminal".into(), inputs: vec![line.to_owned()], hook };
                 let full = p.decide_call(&call);
-                let quick = p.evaluate(&call.tool, &call.inputs, call.hook, false);
+                let quick = p.evaluate(&call.tool, &call.inputs, call.hook, crate::policy::Explain::Nothing);
                 assert_eq!((quick.outcome, quick.reason, &quick.rule), (full.outcome, full.reason, &full.rule), "{line:?} {hook:?}");
+                let unsuggested = p.evaluate(&call.tool, &call.inputs, call.hook, crate::policy::Explain::WithoutSuggestions);
+                assert_eq!(Decision { suggestions: full.suggestions.clone(), ..unsuggested }, full, "{line:?} {hook:?}");
                 assert_eq!(p.outcome_of(&call), full.outcome);
             }
         }
