@@ -2,11 +2,12 @@
 // web build (ES module, `init()` / `initSync({ module })`) behind one `exports` map.
 // wasm-pack never downloads (--mode no-install); wasm-opt comes from the npm `binaryen` package.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSettingsPage } from './build-settings-page.mjs';
 import { makeResilientEntry, writeResilientLib } from '../js/resilient/prepare.mjs';
+import { snippetsToCommonJs } from './snippets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = join(root, 'pkg');
@@ -57,26 +58,6 @@ for (const { target, dir, name, type, features } of builds) {
 function makeResilient(out, name, type) {
   writeResilientLib(join(pkg, 'resilient'));
   makeResilientEntry({ dir: out, name, type, libDir: join(pkg, 'resilient') });
-}
-
-/**
- * wasm-bindgen writes inline JS snippets as ES modules even for the Node build, whose glue
- * `require`s them. Ours only declare `export function`s, so they become CommonJS here and
- * load on every Node version (and in any CommonJS bundle) without require(esm).
- */
-function snippetsToCommonJs(dir) {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { recursive: true })) {
-    if (!String(entry).endsWith('.js')) continue;
-    const file = join(dir, String(entry));
-    const source = readFileSync(file, 'utf8');
-    const names = [...source.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
-    if (/^\s*(import|export)\b(?! function)/m.test(source)) {
-      throw new Error(`${file}: only \`export function\` snippets can be converted to CommonJS`);
-    }
-    const body = source.replace(/^export function /gm, 'function ');
-    writeFileSync(file, `${body}\nmodule.exports = { ${names.join(', ')} };\n`);
-  }
 }
 
 /** The Node glue writes require(String.raw`./x.js`); bundlers only follow string literals. */

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, sep } from 'node:path';
@@ -16,6 +16,7 @@ import vm from 'node:vm';
 import { chromium } from 'playwright-core';
 import { makeResilientEntry, writeResilientLib } from '../../js/resilient/prepare.mjs';
 import { CSP } from '../../scripts/serve.mjs';
+import { snippetsToCommonJs } from '../../scripts/snippets.mjs';
 import { installPackage } from './install-package.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -44,18 +45,6 @@ function buildTrapVariant() {
     makeResilientEntry({ dir: out, name: 'toolgate', type, libDir: join(trapPkg, 'resilient') });
   }
   writeResilientLib(join(trapPkg, 'resilient'));
-}
-
-/** As scripts/build.mjs does: the Node glue `require`s the inline snippets, written as `export function`s. */
-function snippetsToCommonJs(dir) {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { recursive: true })) {
-    if (!String(entry).endsWith('.js')) continue;
-    const file = join(dir, String(entry));
-    const source = readFileSync(file, 'utf8');
-    const names = [...source.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
-    writeFileSync(file, `${source.replace(/^export function /gm, 'function ')}\nmodule.exports = { ${names.join(', ')} };\n`);
-  }
 }
 
 let t; // the trap build's Node entry
