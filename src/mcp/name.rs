@@ -94,8 +94,8 @@ impl std::error::Error for NameError {}
 ///
 /// `*` on its own is valid (it is the wildcard); anywhere else `:` and `*` are reserved.
 pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
-    // Names are almost always ASCII: one pass over the bytes answers the same as the general
-    // rules (a test compares the two on random names).
+    // Names are almost always ASCII: plain byte tests answer the same as the general rules
+    // (a test compares the two on random names).
     let problem = if name.is_ascii() { ascii_name_problem(name) } else { name_problem(name) };
     match problem {
         Some(problem) => Err(NameError { kind, problem }),

@@ -371,8 +371,8 @@ impl Policy {
         self.evaluate(&call.tool, &call.inputs, call.hook, Explain::Full)
     }
 
-    /// The one evaluation. Without `explain`, messages, suggestions and notes are left out; the
-    /// outcome, reason, rule and items are the same (a test compares the two).
+    /// The one evaluation. At [`Explain::Nothing`] messages, suggestions and notes are left out;
+    /// the outcome, reason, rule and items are the same at every level (a test compares them).
     pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: Explain) -> Decision {
         let rules = self.tool(tool);
         let kind = self.input_kind(tool);
