@@ -78,7 +78,7 @@ fn strings(value: Option<&Value>) -> Result<Vec<String>, &'static str> {
     }
 }
 
-/// Reads policy files and `settings.json` files (told apart by [`settings::is_settings`]);
+/// Reads policy files and `settings.json` files (told apart by `settings::is_settings`);
 /// user policy files become the user layer, admin files the managed layer, a settings file's
 /// rules the layer of its scope.
 pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<ImportResult, Vec<ImportError>> {

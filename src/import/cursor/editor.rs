@@ -4,7 +4,7 @@
 //! there is no deny or ask list: what no entry allows, the editor asks about.
 //!
 //! Source: Cursor's permissions.json reference (cursor.com/docs/reference/permissions.md,
-//! summarised in `peer-formats.md` §5 [CU-PJ][CU-PJ2]). It does not say whether a terminal
+//! summarised in `peer-formats.md` §5 CU-PJ, CU-PJ2). It does not say whether a terminal
 //! prefix must end at a word: toolgate reads (and writes) it as whole words, and the report says
 //! so.
 

@@ -15,7 +15,7 @@
 //! ignored (`mergeSettings`).
 //!
 //! A settings DENY outranks the user's policy rules below it: those rules are then inert in
-//! Gemini CLI, and the import leaves them out ([`Shadows`]) rather than let them allow or ask
+//! Gemini CLI, and the import leaves them out (`Shadows`) rather than let them allow or ask
 //! where Gemini CLI refuses.
 
 use super::super::{is_match_all, Builder, ImportContext, ImportError, ImportSource, SourceScope, Translation, TERMINAL};
