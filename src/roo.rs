@@ -91,9 +91,6 @@ pub struct CatalogueTool {
     pub name: String,
 }
 
-/// The MCP entry wildcard (`*` on either side of `server:tool`).
-const WILDCARD: &str = "*";
-
 fn server_prefix(server: &str) -> String {
     format!("{server}:*")
 }
@@ -119,7 +116,7 @@ pub fn layer_for_mode(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettin
     // Which servers are allowed at all: the allow list, else anything not denied. Roo compares
     // names exactly, so a name written `*` allows only a server called `*` (which no valid MCP
     // name is): it must not become the entry wildcard, which would allow every server.
-    let literal = |name: &str| name != WILDCARD;
+    let literal = |name: &str| name != crate::mcp::name::WILDCARD;
     let server_allow: Option<Vec<String>> =
         r.allowed_servers.as_ref().map(|list| list.iter().filter(|s| literal(s)).map(|s| server_prefix(s)).collect());
     let tool_allow: Option<Vec<String>> = r.allowed_tools.as_ref().map(|list| {

@@ -165,6 +165,9 @@ fn every_dialect_answers_with_the_same_decision_type() {
     assert_eq!(core.rule.as_ref().map(|r| r.pattern.as_str()), Some("github:*"));
     let ask = mcp.decide_core("jira", "create", toolgate::mcp::AutoRunMode::Yolo);
     assert_eq!(ask.suggestions.first().map(|s| s.pattern.as_str()), Some("jira:create"));
+    // Cursor's own answer is that core decision, explained the same way.
+    let view = mcp.decide("jira", "create", toolgate::mcp::AutoRunMode::Yolo);
+    assert_eq!((view.reason, view.message.as_str(), view.need_approval), (ask.reason, ask.message.as_str(), true));
     let gasoline = toolgate::gasoline::GasolineAllowlist::load("allowed_tools: [observe.*]").unwrap();
     let d = gasoline.policy().decide(toolgate::gasoline::TOOL, &["observe".into(), "logs".into()]);
     assert_eq!((d.outcome, d.reason), (Outcome::Allow, Reason::AllowRule));
