@@ -378,12 +378,19 @@ function medianMs(fn) {
   const LIMIT = 64 * 1024;
   const fill = (unit) => unit.repeat(Math.floor(LIMIT / unit.length)).slice(0, LIMIT);
   const policy = new engine.Policy(policySpec(makeRules(1000)));
+  // `sh -c "x $(sh -c "x $(…)")"`: each payload must not follow its caller's substitutions again
+  // (that doubled the work per level: fuzzing finding 11).
+  const nestedPayloads = (levels, inner) => Array.from({ length: levels }).reduce((l) => `sh -c "x $(${l})"`, inner);
+  // `sh -c 'sh -c …'`: every level's payload is read again, until the read budget (256 KiB) runs out.
+  const quotedPayloads = (levels, inner) => Array.from({ length: levels }).reduce((l) => `sh -c '${l.replaceAll("'", "'\\''")}'`, inner);
   const shapes = [
     ['one long word', fill('a')],
     ['32,768 sub-commands `a;`', fill('a;')],
     ['pipes and chains `cmd1 x | cmd2 && `', fill('cmd1 x | cmd2 && ')],
     ['nested substitutions `$(echo `', fill('$(echo ')],
     ['quotes and escapes `"a\\ b" \'c\' `', fill('"a\\ b" \'c\' ')],
+    ['payloads nested 12 deep `sh -c "x $(…)"`, repeated', fill(nestedPayloads(12, 'echo hi') + '; ')],
+    ['payloads read again to the read budget `sh -c \'sh -c …\'`', quotedPayloads(7, 'echo a;'.repeat(6000))],
     ['one byte over the budget', fill('a;') + 'a'],
   ];
   const rows = shapes.map(([shape, line]) => {

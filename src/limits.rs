@@ -5,7 +5,8 @@
 //! limit is measured by `npm run bench`); beyond them nothing is guessed: an input too long to
 //! analyse asks (or is refused where the tool's default refuses), and a settings text too large to
 //! read is an error naming the limit. Shell nesting is bounded by the parsers themselves (24
-//! levels of `$( )`, subshells and `sh -c`; deeper, allow rules are off for the line).
+//! levels of `$( )`, subshells and `sh -c`; deeper, allow rules are off for the line), and so is
+//! the text one analysis reads again in payloads (`shell::read_budget`, 256 KiB in all).
 
 /// The longest command line, path, URL or query a decision analyses: 64 KiB. Real commands are
 /// far shorter (Claude Code stops vouching for read-only commands at 10,000 characters). MCP

@@ -11,6 +11,7 @@
 mod hazards;
 mod other_shells;
 mod parser;
+mod read_budget;
 mod rm_guard;
 
 pub(crate) use hazards::command_chain;

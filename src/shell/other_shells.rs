@@ -39,6 +39,7 @@
 //! quotes or brackets and operators without a command are not vouched for; nesting is capped.
 
 use super::hazards::{hazards_of_command, Hazard, HazardKind, SHELLS};
+use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
 
 /// Deepest nesting of substitutions, blocks and shell payloads that is followed.
@@ -177,14 +178,25 @@ const CMD_BUILTINS: [&str; 36] = [
 
 /// Analyses `command` as `shell` would run it.
 pub(super) fn analyze(shell: Shell, command: &str) -> ShellAnalysis {
-    analyze_nested(shell, command, 0, Context::TopLevel, None)
+    analyze_nested(shell, command, 0, Context::TopLevel, None, &mut ReadBudget::for_line(command), Vec::new())
 }
 
-fn analyze_nested(shell: Shell, command: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>) -> ShellAnalysis {
+/// Analyses `command` at `depth`, its items in `context` (and spanning `span_override`), with
+/// what is left of the analysis's read budget (`command` itself already taken from it);
+/// `followed_outside` are the byte ranges of substitutions an outer shell already followed.
+fn analyze_nested(
+    shell: Shell,
+    command: &str,
+    depth: usize,
+    context: Context,
+    span_override: Option<(usize, usize)>,
+    budget: &mut ReadBudget,
+    followed_outside: Vec<(usize, usize)>,
+) -> ShellAnalysis {
     match shell {
         Shell::Posix => {
             // Only reached for payloads; parse it as the POSIX parser does and adopt its items.
-            let mut analysis = super::parser::parse(command);
+            let mut analysis = super::parser::parse_nested(command, depth, budget, followed_outside);
             for item in &mut analysis.items {
                 if item.context == Context::TopLevel {
                     item.context = context;
@@ -198,8 +210,10 @@ fn analyze_nested(shell: Shell, command: &str, depth: usize, context: Context, s
         }
         Shell::Unknown => unknown(command, context, span_override),
         _ => {
-            let mut analyzer = Analyzer::new(shell, command, depth, context, span_override);
+            let mut analyzer = Analyzer::new(shell, command, depth, context, span_override, budget.lend());
+            analyzer.followed_outside = followed_outside;
             analyzer.parse_list(None);
+            budget.restore(analyzer.budget);
             ShellAnalysis { items: analyzer.items, cannot_vouch: analyzer.cannot_vouch }
         }
     }
@@ -237,6 +251,9 @@ struct Word {
     quoted: bool,
     /// (kind, source text) of each expansion or substitution in the word.
     expansions: Vec<(String, String)>,
+    /// Byte ranges of `text` holding the verbatim source of substitutions already followed. When
+    /// the word is (part of) a shell's payload they are this shell's, not the payload's, to run.
+    followed: Vec<(usize, usize)>,
 }
 
 impl Word {
@@ -275,6 +292,11 @@ struct Analyzer {
     span_override: Option<(usize, usize)>,
     items: Vec<SubCommand>,
     cannot_vouch: Option<String>,
+    /// What the whole analysis may still read again (shell payloads).
+    budget: ReadBudget,
+    /// Byte ranges of `text` holding substitutions an outer shell already ran (see
+    /// [`Word::followed`]): this shell sees their output, so they are not followed again.
+    followed_outside: Vec<(usize, usize)>,
 }
 
 /// The parts of one command being read.
@@ -330,19 +352,20 @@ fn program_name(shell: Shell, name: &str) -> String {
     }
 }
 
-/// `-c script`, a flag cluster with `c`, or `--commands script`: the script a shell runs.
-fn dash_c_payload(args: &[String]) -> Option<String> {
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
+/// `-c script`, a flag cluster with `c`, or `--commands script`: where in `args` the script a
+/// shell runs is.
+fn dash_c_payload(args: &[String]) -> Option<usize> {
+    let mut rest = args.iter().enumerate();
+    while let Some((_, arg)) = rest.next() {
         if arg == "--" {
             return None;
         }
         if arg == "--commands" || arg == "--command" {
-            return rest.next().cloned();
+            return rest.next().map(|(at, _)| at);
         }
         if let Some(flags) = arg.strip_prefix('-').filter(|f| !f.starts_with('-')) {
             if flags.contains('c') {
-                return rest.find(|a| !a.starts_with('-')).cloned();
+                return rest.find(|(_, a)| !a.starts_with('-')).map(|(at, _)| at);
             }
             continue;
         }
@@ -354,8 +377,9 @@ fn dash_c_payload(args: &[String]) -> Option<String> {
     None
 }
 
-/// What PowerShell runs for `pwsh -Command …`; `Err` when it runs code that cannot be read.
-fn powershell_payload(program: &str, args: &[String]) -> Result<Option<String>, &'static str> {
+/// Where in `args` the code PowerShell runs for `pwsh -Command …` starts (it runs them all,
+/// joined by spaces); `Err` when it runs code that cannot be read.
+fn powershell_payload(program: &str, args: &[String]) -> Result<Option<usize>, &'static str> {
     const TAKES_VALUE: [&str; 10] = [
         "executionpolicy",
         "workingdirectory",
@@ -373,14 +397,14 @@ fn powershell_payload(program: &str, args: &[String]) -> Result<Option<String>, 
         let lower = arg.to_ascii_lowercase();
         let Some(option) = lower.strip_prefix('-').or_else(|| lower.strip_prefix('/')) else {
             // Windows PowerShell runs a positional argument as a command, pwsh as a file.
-            return Ok((program == "powershell").then(|| args.get(i..).unwrap_or_default().join(" ")));
+            return Ok((program == "powershell").then_some(i));
         };
         let option = option.trim_start_matches('-');
         if option.is_empty() {
             return Ok(None);
         }
         if "command".starts_with(option) {
-            return Ok(Some(args.get(i + 1..).unwrap_or_default().join(" ")));
+            return Ok(Some(i + 1));
         }
         if "encodedcommand".starts_with(option) || option == "ec" || option == "enc" {
             return Err("PowerShell's -EncodedCommand runs code that cannot be analysed");
@@ -391,6 +415,22 @@ fn powershell_payload(program: &str, args: &[String]) -> Result<Option<String>, 
         i += if option.len() > 1 && TAKES_VALUE.iter().any(|t| t.starts_with(option)) { 2 } else { 1 };
     }
     Ok(None)
+}
+
+/// The text of `words[range]` joined by spaces, as a payload, with where their followed
+/// substitutions are in it.
+fn joined(words: &[Word], range: std::ops::Range<usize>) -> (String, Vec<(usize, usize)>) {
+    let mut script = String::new();
+    let mut followed = Vec::new();
+    for (i, word) in words.get(range).unwrap_or_default().iter().enumerate() {
+        if i > 0 {
+            script.push(' ');
+        }
+        let base = script.len();
+        script.push_str(&word.text);
+        followed.extend(word.followed.iter().map(|(from, to)| (base + from, base + to)));
+    }
+    (script, followed)
 }
 
 /// What `cmd /c …` (or `/k`) runs.
@@ -406,7 +446,7 @@ fn cmd_payload(args: &[String]) -> Option<String> {
 }
 
 impl Analyzer {
-    fn new(shell: Shell, text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>) -> Self {
+    fn new(shell: Shell, text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
         Analyzer {
             shell,
             text: text.to_owned(),
@@ -418,6 +458,8 @@ impl Analyzer {
             span_override,
             items: Vec::new(),
             cannot_vouch: None,
+            budget,
+            followed_outside: Vec::new(),
         }
     }
 
@@ -490,6 +532,20 @@ impl Analyzer {
         let text = self.source(start, self.offset());
         word.text.push_str(&text);
         word.expansions.push((kind.to_owned(), text));
+    }
+
+    /// Reads the body of a substitution opened at byte `start` (its opener consumed) up to
+    /// `close`, and records it in `word` as followed. One an outer shell already followed is
+    /// skipped whole: this shell only sees its output.
+    fn substitution(&mut self, word: &mut Word, kind: &str, start: usize, context: Context, close: char) {
+        if let Some(&(_, end)) = self.followed_outside.iter().find(|(from, _)| *from == start) {
+            self.pos = self.chars.partition_point(|(at, _)| *at < end);
+        } else {
+            self.nested(context, close);
+        }
+        let from = word.text.len();
+        self.record(word, kind, start);
+        word.followed.push((from, word.text.len()));
     }
 
     // ----- blanks, separators -----
@@ -928,7 +984,7 @@ impl Analyzer {
             self.items.extend(redirects);
         }
         if let Some(program) = program {
-            self.follow_payload(&program, &args, (s, e));
+            self.follow_payload(&program, &args, words.get(assignments + 1..).unwrap_or_default(), (s, e));
         }
     }
 
@@ -1027,31 +1083,38 @@ impl Analyzer {
     }
 
     /// `sh -c '…'`, `nu -c '…'`, `pwsh -Command …`, `cmd /c …`: the script is analysed too.
-    fn follow_payload(&mut self, program: &str, args: &[String], span: (usize, usize)) {
+    /// `arg_words` are the words `args` came from (where their substitutions are).
+    fn follow_payload(&mut self, program: &str, args: &[String], arg_words: &[Word], span: (usize, usize)) {
         let (target, script) = if SHELLS.contains(&program) {
-            (Shell::Posix, dash_c_payload(args))
+            (Shell::Posix, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1)))
         } else {
             match program {
-                "nu" => (Shell::Nushell, dash_c_payload(args)),
-                "elvish" => (Shell::Elvish, dash_c_payload(args)),
-                "rc" => (Shell::Rc, dash_c_payload(args)),
+                "nu" => (Shell::Nushell, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1))),
+                "elvish" => (Shell::Elvish, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1))),
+                "rc" => (Shell::Rc, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1))),
                 "pwsh" | "powershell" => match powershell_payload(program, args) {
-                    Ok(script) => (Shell::PowerShell, script),
+                    Ok(from) => (Shell::PowerShell, from.map(|from| joined(arg_words, from..arg_words.len()))),
                     Err(reason) => {
                         self.distrust(reason);
                         return;
                     }
                 },
-                "cmd" => (Shell::Cmd, cmd_payload(args)),
+                // cmd follows no substitution, so where they are does not matter.
+                "cmd" => (Shell::Cmd, cmd_payload(args).map(|script| (script, Vec::new()))),
                 _ => return,
             }
         };
-        let Some(script) = script else { return };
+        let Some((script, followed)) = script else { return };
         if self.depth >= MAX_DEPTH {
             self.distrust("commands are nested too deeply to follow");
             return;
         }
-        let inner = analyze_nested(target, &script, self.depth + 1, Context::ShellPayload, Some(span));
+        // Out of budget the payload is not followed; the rest of the line still is, for deny rules.
+        if !self.budget.take(&script) {
+            self.distrust(EXHAUSTED);
+            return;
+        }
+        let inner = analyze_nested(target, &script, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
         self.items.extend(inner.items);
         if let Some(reason) = inner.cannot_vouch {
             self.distrust(&reason);
@@ -1346,8 +1409,7 @@ impl Analyzer {
                 '(' => {
                     let at = self.offset();
                     self.bump();
-                    self.nested(Context::CommandSubstitution, ')');
-                    self.record(&mut word, "subexpression", at);
+                    self.substitution(&mut word, "subexpression", at, Context::CommandSubstitution, ')');
                 }
                 '{' => {
                     self.distrust("Nushell blocks, closures and records are not analysed");
@@ -1449,8 +1511,7 @@ impl Analyzer {
             }
             Some('(') => {
                 self.pos += 2;
-                self.nested(Context::CommandSubstitution, ')');
-                self.record(word, "subexpression", start);
+                self.substitution(word, "subexpression", start, Context::CommandSubstitution, ')');
             }
             Some(c) if is_name_start(c) || c.is_ascii_digit() => {
                 self.bump();
@@ -1520,8 +1581,7 @@ impl Analyzer {
                 '(' => {
                     let at = self.offset();
                     self.bump();
-                    self.nested(Context::CommandSubstitution, ')');
-                    self.record(&mut word, "output capture", at);
+                    self.substitution(&mut word, "output capture", at, Context::CommandSubstitution, ')');
                 }
                 '{' => {
                     self.distrust("Elvish lambdas and braced lists are not analysed");
@@ -1566,8 +1626,7 @@ impl Analyzer {
                 if at_start && self.peek_at(1) == Some('{') {
                     // `<{…}` / `>{…}`: process substitution.
                     self.pos += 2;
-                    self.nested(Context::ProcessSubstitution, '}');
-                    self.record(&mut word, "process substitution", start);
+                    self.substitution(&mut word, "process substitution", start, Context::ProcessSubstitution, '}');
                     continue;
                 }
                 break;
@@ -1627,6 +1686,11 @@ impl Analyzer {
     /// `` `{cmd} ``, `` ``(ifs){cmd} ``, or Byron rc's `` `cmd ``.
     fn rc_backquote(&mut self, word: &mut Word) {
         let start = self.offset();
+        if self.peek_at(1) == Some('{') {
+            self.pos += 2;
+            self.substitution(word, "command substitution", start, Context::CommandSubstitution, '}');
+            return;
+        }
         self.bump();
         if self.peek() == Some('`') {
             self.bump();
@@ -1764,8 +1828,7 @@ impl Analyzer {
                     }
                     let at = self.offset();
                     self.bump();
-                    self.nested(Context::CommandSubstitution, ')');
-                    self.record(&mut word, "subexpression", at);
+                    self.substitution(&mut word, "subexpression", at, Context::CommandSubstitution, ')');
                 }
                 '{' => {
                     self.distrust("PowerShell script blocks are not analysed");
@@ -1841,8 +1904,7 @@ impl Analyzer {
         match self.peek_at(1) {
             Some('(') => {
                 self.pos += 2;
-                self.nested(Context::CommandSubstitution, ')');
-                self.record(word, "subexpression", start);
+                self.substitution(word, "subexpression", start, Context::CommandSubstitution, ')');
             }
             Some('{') => {
                 self.pos += 2;
@@ -1879,8 +1941,7 @@ impl Analyzer {
         match self.peek_at(1) {
             Some('(') => {
                 self.pos += 2;
-                self.nested(Context::CommandSubstitution, ')');
-                self.record(word, "array subexpression", start);
+                self.substitution(word, "array subexpression", start, Context::CommandSubstitution, ')');
             }
             Some('{') => {
                 self.distrust("PowerShell hashtables are not analysed");

@@ -8,6 +8,7 @@
 //! capped so a hostile line cannot exhaust the stack.
 
 use super::hazards::{hazards_of_command, Hazard, HazardKind};
+use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::{Context, ShellAnalysis, SubCommand, SubCommandKind};
 
 /// Deepest nesting of substitutions, subshells and `sh -c` payloads that is followed.
@@ -30,6 +31,9 @@ struct Word {
     end: usize,
     quoted: bool,
     expansions: Vec<(String, String)>,
+    /// Byte ranges of `text` holding the verbatim source of substitutions already followed. When
+    /// the word is an `sh -c` payload they are the outer shell's, not the payload's, to run.
+    followed: Vec<(usize, usize)>,
 }
 
 struct PendingHereDoc {
@@ -52,6 +56,11 @@ pub(super) struct Parser {
     items: Vec<SubCommand>,
     cannot_vouch: Option<String>,
     heredocs: Vec<PendingHereDoc>,
+    /// What the whole analysis may still read again (payloads, backtick bodies).
+    budget: ReadBudget,
+    /// Byte ranges of `text` holding substitutions an outer shell already ran (see
+    /// [`Word::followed`]): the payload's shell sees their output, so they are not followed again.
+    followed_outside: Vec<(usize, usize)>,
 }
 
 /// Why parsing stopped early.
@@ -60,8 +69,17 @@ struct Stop(String);
 type Step<T = ()> = Result<T, Stop>;
 
 pub(super) fn parse(command: &str) -> ShellAnalysis {
-    let mut parser = Parser::new(command, 0, Context::TopLevel, None);
+    parse_nested(command, 0, &mut ReadBudget::for_line(command), Vec::new())
+}
+
+/// Parses another shell's payload `command` at `depth` of an analysis that has `budget` left to
+/// read (`command` itself already taken from it); `followed_outside` are the byte ranges of
+/// substitutions that shell already followed.
+pub(super) fn parse_nested(command: &str, depth: usize, budget: &mut ReadBudget, followed_outside: Vec<(usize, usize)>) -> ShellAnalysis {
+    let mut parser = Parser::new(command, depth, Context::TopLevel, None, budget.lend());
+    parser.followed_outside = followed_outside;
     parser.run();
+    budget.restore(parser.budget);
     ShellAnalysis { items: parser.items, cannot_vouch: parser.cannot_vouch }
 }
 
@@ -84,7 +102,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 impl Parser {
-    fn new(text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>) -> Self {
+    fn new(text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
         Parser {
             text: text.to_owned(),
             chars: text.char_indices().collect(),
@@ -96,6 +114,8 @@ impl Parser {
             items: Vec::new(),
             cannot_vouch: None,
             heredocs: Vec::new(),
+            budget,
+            followed_outside: Vec::new(),
         }
     }
 
@@ -443,6 +463,11 @@ impl Parser {
             }
             text.push_str(&word.text);
         }
+        // A shell's payload must know which of its substitutions this parser already followed.
+        let followed: Vec<Vec<(usize, usize)>> = match words.first() {
+            Some(head) if is_shell(&head.text) => words.iter().skip(1).map(|w| w.followed.clone()).collect(),
+            _ => Vec::new(),
+        };
         let mut texts = words.into_iter().map(|w| w.text);
         let name = texts.next();
         let args: Vec<String> = texts.collect();
@@ -463,19 +488,20 @@ impl Parser {
         }
         self.items.extend(redirects);
         if let Some((name, args)) = payload {
-            self.follow_shell_payload(&name, &args, (s, e))?;
+            self.follow_shell_payload(&name, &args, &followed, (s, e))?;
         }
         Ok(())
     }
 
     /// `sh -c 'script'`: the script's commands are analysed as if written here.
-    fn follow_shell_payload(&mut self, name: &str, args: &[String], span: (usize, usize)) -> Step {
+    /// `followed` holds each argument's [`Word::followed`] ranges.
+    fn follow_shell_payload(&mut self, name: &str, args: &[String], followed: &[Vec<(usize, usize)>], span: (usize, usize)) -> Step {
         if !is_shell(name) {
             return Ok(());
         }
-        let mut rest = args.iter();
+        let mut rest = args.iter().enumerate();
         let mut runs_payload = false;
-        while let Some(arg) = rest.next() {
+        while let Some((_, arg)) = rest.next() {
             if arg == "--" {
                 break;
             }
@@ -499,19 +525,27 @@ impl Parser {
         if !runs_payload {
             return Ok(());
         }
-        let Some(script) = rest.find(|a| !a.starts_with('-')) else {
+        let Some((at, script)) = rest.find(|(_, a)| !a.starts_with('-')) else {
             return Ok(());
         };
-        self.sub_parse(script, Context::ShellPayload, span)
+        self.sub_parse(script, Context::ShellPayload, span, followed.get(at).cloned().unwrap_or_default())
     }
 
-    /// Parses separate text (a backtick body, an `sh -c` script) and adopts its items.
-    fn sub_parse(&mut self, text: &str, context: Context, span: (usize, usize)) -> Step {
+    /// Parses separate text (a backtick body, an `sh -c` script) and adopts its items;
+    /// `followed_outside` are the text's substitutions this parser already followed.
+    fn sub_parse(&mut self, text: &str, context: Context, span: (usize, usize), followed_outside: Vec<(usize, usize)>) -> Step {
         if self.depth >= MAX_DEPTH {
             return Err(Stop("commands are nested too deeply to follow".into()));
         }
-        let mut inner = Parser::new(text, self.depth + 1, context, Some(span));
+        // Out of budget the text is not followed; the rest of the line still is, for deny rules.
+        if !self.budget.take(text) {
+            self.distrust(EXHAUSTED);
+            return Ok(());
+        }
+        let mut inner = Parser::new(text, self.depth + 1, context, Some(span), self.budget.lend());
+        inner.followed_outside = followed_outside;
         inner.run();
+        self.budget.restore(inner.budget);
         self.items.append(&mut inner.items);
         if let Some(reason) = inner.cannot_vouch {
             self.distrust(&reason);
@@ -525,7 +559,7 @@ impl Parser {
         self.bump();
         self.nested(Context::ProcessSubstitution, End::Paren)?;
         let end = self.offset();
-        Ok(Word { text: self.source(start, end), end, quoted: false, expansions: Vec::new() })
+        Ok(Word { text: self.source(start, end), end, ..Word::default() })
     }
 
     fn parse_redirect(&mut self, owner: usize, redirects: &mut Vec<SubCommand>, hazards: &mut Vec<Hazard>) -> Step {
@@ -745,8 +779,10 @@ impl Parser {
             }
             Some('(') => {
                 self.pos += 2;
-                self.nested(Context::CommandSubstitution, End::Paren)?;
-                self.record(word, "command substitution", start);
+                if !self.skip_followed(start) {
+                    self.nested(Context::CommandSubstitution, End::Paren)?;
+                }
+                self.record_followed(word, "command substitution", start);
                 Ok(())
             }
             Some('{') => {
@@ -818,6 +854,21 @@ impl Parser {
         word.expansions.push((kind.to_owned(), text));
     }
 
+    /// [`Self::record`] for a substitution that was followed (here or by an outer shell).
+    fn record_followed(&self, word: &mut Word, kind: &str, start: usize) {
+        let from = word.text.len();
+        self.record(word, kind, start);
+        word.followed.push((from, word.text.len()));
+    }
+
+    /// At a substitution starting at byte `start` that an outer shell already followed: moves past
+    /// it and returns true.
+    fn skip_followed(&mut self, start: usize) -> bool {
+        let Some(&(_, end)) = self.followed_outside.iter().find(|(from, _)| *from == start) else { return false };
+        self.pos = self.chars.partition_point(|(at, _)| *at < end);
+        true
+    }
+
     /// Skips to the close of `depth` already-open brackets, honouring quotes.
     fn skip_balanced(&mut self, open: char, close: char, mut depth: usize) -> Step {
         while depth > 0 {
@@ -840,6 +891,10 @@ impl Parser {
 
     fn parse_backticks(&mut self, word: &mut Word) -> Step {
         let start = self.offset();
+        if self.skip_followed(start) {
+            self.record_followed(word, "command substitution", start);
+            return Ok(());
+        }
         self.bump();
         let mut body = String::new();
         loop {
@@ -861,8 +916,8 @@ impl Parser {
             }
         }
         let span = self.span(start, self.offset());
-        self.sub_parse(&body, Context::CommandSubstitution, span)?;
-        self.record(word, "command substitution", start);
+        self.sub_parse(&body, Context::CommandSubstitution, span, Vec::new())?;
+        self.record_followed(word, "command substitution", start);
         Ok(())
     }
 

@@ -74,6 +74,63 @@ fn shell_payloads_are_analysed() {
 }
 
 #[test]
+fn a_payload_runs_the_output_of_substitutions_its_caller_ran_not_their_text() {
+    // The outer shell runs `cat f`; the payload's shell sees its output, so `cat` is one item.
+    let a = analyze(r#"sh -c "x $(cat f) `id`""#);
+    let got: Vec<(&str, Context)> = a.items.iter().map(|i| (i.text.as_str(), i.context)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("sh -c x $(cat f) `id`", Context::TopLevel),
+            ("cat f", Context::CommandSubstitution),
+            ("id", Context::CommandSubstitution),
+            ("x $(cat f) `id`", Context::ShellPayload),
+        ]
+    );
+    assert!(a.items.iter().all(|i| i.name.as_deref() != Some("x") || i.hazards.iter().any(|h| h.kind == HazardKind::Expansion)));
+    // Single-quoted or escaped, the payload's shell runs it.
+    assert_eq!(texts("sh -c 'x $(cat f)'"), ["sh -c x $(cat f)", "x $(cat f)", "cat f"]);
+    assert_eq!(texts(r#"sh -c "x \$(a) $(b)""#), ["sh -c x $(a) $(b)", "b", "x $(a) $(b)", "a"]);
+    // Another shell's substitution too: PowerShell expands `$(…)` in a double-quoted string.
+    let ps = analyze_in(Shell::PowerShell, r#"sh -c "x $(Get-Date)""#);
+    assert_eq!(ps.items.iter().filter(|i| i.name.as_deref() == Some("Get-Date")).count(), 1, "{:?}", ps.items);
+}
+
+#[test]
+fn nested_payloads_cost_linear_work_not_exponential() {
+    // `sh -c "x $(sh -c "x $(…)")"`: each substitution used to be followed again in every payload
+    // around it, doubling the items per level (12,286 items for 163 bytes at 12 levels).
+    let mut line = String::from("echo hi");
+    for _ in 0..11 {
+        line = format!(r#"sh -c "x $({line})""#);
+    }
+    let a = analyze(&line);
+    assert!(a.cannot_vouch.is_none(), "{:?}", a.cannot_vouch);
+    assert_eq!(a.items.len(), 2 * 11 + 1, "{:?}", texts(&line));
+    assert_eq!(a.items.iter().filter(|i| i.name.as_deref() == Some("echo")).count(), 1);
+}
+
+#[test]
+fn reading_the_line_again_has_a_budget_beyond_which_nothing_is_vouched() {
+    // `sh -c '…'` nested by quoting: each level's payload is read again, the line and then each
+    // shorter payload, until the analysis has read its budget (four times the longest input).
+    fn nest(levels: usize, filler: &str) -> String {
+        (0..levels).fold(filler.to_owned(), |inner, _| format!("sh -c '{}'", inner.replace('\'', r"'\''")))
+    }
+    let filler = "echo a;".repeat(6_000);
+    let within = nest(5, &filler);
+    assert!(within.len() <= crate::limits::MAX_INPUT_BYTES);
+    assert!(analyze(&within).cannot_vouch.is_none());
+    let beyond = nest(7, &filler);
+    assert!(beyond.len() <= crate::limits::MAX_INPUT_BYTES);
+    let a = analyze(&beyond);
+    assert_eq!(a.cannot_vouch.as_deref(), Some(super::read_budget::EXHAUSTED));
+    // What was read is still there for deny and confirm rules: every `sh` but the innermost
+    // payload's, which was not read.
+    assert_eq!(a.items.iter().filter(|i| i.name.as_deref() == Some("sh")).count(), 6, "{}", a.items.len());
+}
+
+#[test]
 fn redirects_are_items_and_output_ones_are_hazards() {
     let a = analyze("echo x > ~/.bashrc 2>&1 < in.txt 2>/dev/null");
     let got: Vec<(&str, SubCommandKind)> = a.items.iter().map(|i| (i.text.as_str(), i.kind)).collect();

@@ -28,7 +28,8 @@ const localRequire = createRequire(import.meta.url);
 const KNOWN_DIFFERENCES = {
   shellPayload:
     'toolgate also analyses the script given to `sh -c`/`bash -c` (and the other shells) as commands; tree-sitter sees one '
-    + 'string argument. The oracle parses that argument with tree-sitter too and adds its commands.',
+    + 'string argument. The oracle parses that argument with tree-sitter too and adds its commands, but not again those of '
+    + 'substitutions the outer shell runs (`sh -c "x $(cat f)"`: the script\'s shell sees the output of `cat f`).',
   assignmentsOnly:
     'a line of assignments only (`x=1`) is a simple command to the shell and an item to toolgate; tree-sitter makes it a '
     + '`variable_assignment` statement, not a `command` node (or, after `!`, a command with a MISSING name). The oracle '
@@ -239,7 +240,12 @@ function repair(rootNode, line, parsedText, applied) {
   return null;
 }
 
+/** While a payload's script is rendered: the outer shell's substitutions (by node id), each as a plain word. */
+let outerSubstitutions = null;
+
 function render(node, line, inDq = false) {
+  const placeholder = outerSubstitutions?.get(node.id);
+  if (placeholder !== undefined) return placeholder;
   const text = line.slice(node.startIndex, node.endIndex);
   if (node.type === 'command_substitution' && text.startsWith('`')) {
     // `` `a` `b` `` read as one node (see KNOWN_DIFFERENCES.backticks) is two words.
@@ -451,9 +457,32 @@ function shellPayload(node, line, depth, result) {
     break;
   }
   if (!runs) return;
-  const script = args.slice(i).find((a) => !a.startsWith('-'));
-  if (script === undefined) return;
-  merge(result, oracle(script, true, depth + 1));
+  const at = args.findIndex((a, k) => k >= i && !a.startsWith('-'));
+  if (at < 0) return;
+  // The outer shell runs the substitutions in the script's argument (outside single quotes); the
+  // script's shell sees only their output. So the script is parsed with a plain word in their place,
+  // and their source text put back into the commands found.
+  const argNodes = node.childrenForFieldName('argument');
+  const restore = new Map();
+  let script = args[at];
+  if (at < argNodes.length) {
+    const arg = argNodes[at];
+    const outermost = (sub) => {
+      for (let p = sub.parent; p && p.id !== arg.id; p = p.parent) if (p.type === 'command_substitution') return false;
+      return true;
+    };
+    outerSubstitutions = new Map();
+    for (const sub of arg.descendantsOfType('command_substitution').filter(outermost)) {
+      const word = `TGOUTER${outerSubstitutions.size}X`;
+      outerSubstitutions.set(sub.id, word);
+      restore.set(word, line.slice(sub.startIndex, sub.endIndex));
+    }
+    script = render(arg, line);
+    outerSubstitutions = null;
+  }
+  const inner = oracle(script, true, depth + 1);
+  inner.commands = inner.commands.map((c) => [...restore].reduce((text, [word, source]) => text.replaceAll(word, source), c));
+  merge(result, inner);
   result.applied.add('shellPayload');
 }
 
@@ -599,6 +628,8 @@ test('the oracle reads simple commands the way toolgate renders them', () => {
   assert.deepEqual(oracle('(cd x && make) > log; diff <(sort a) b').commands, ['cd x', 'make', 'diff b', 'sort a']);
   assert.deepEqual(oracle("bash -c 'ls && rm -rf x'").commands, ['bash -c ls && rm -rf x', 'ls', 'rm -rf x']);
   assert.deepEqual(oracle("bash -c 'ls && rm -rf x'", false).commands, ['bash -c ls && rm -rf x']);
+  // A substitution the outer shell runs is counted once; escaped, the script's shell runs it.
+  assert.deepEqual(oracle('sh -c "x $(cat f) \\$(id)"').commands, ['sh -c x $(cat f) $(id)', 'x $(cat f) $(id)', 'id', 'cat f']);
   assert.ok(oracle('echo $(ls').error);
   assert.equal(oracle('if true; then ls; fi').unanalysed, 'if_statement');
   assert.ok(parts.ownTests.length >= 150, `${parts.ownTests.length} lines from toolgate's own tests`);
