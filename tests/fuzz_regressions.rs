@@ -110,6 +110,14 @@ fn crash_shell_rc_bang_before_closer_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-rc-bang-before-closer", properties::shell_analysis::check);
 }
 
+/// `!>{!\u{a4}^}` in rc: a `^` right before a closer (`}`, `)`) was vouched for in context and
+/// not alone, where it ends the input; it joins nothing either way and is not vouched for (found
+/// by the `shell_analysis` campaign, session 6).
+#[test]
+fn crash_shell_rc_caret_before_closer_sub_command_is_vouched_alone_too() {
+    crash("shell_analysis", "crash-rc-caret-before-closer", properties::shell_analysis::check);
+}
+
 /// A Roo mode whose `allowedServers` lists `*`: Roo compares names exactly, but the entry `*:*` allowed
 /// every server (found by the 10 M-execution `settings_readers` campaign, session 4).
 #[test]

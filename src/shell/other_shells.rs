@@ -1667,9 +1667,11 @@ impl Analyzer {
                     self.rc_list(&mut word);
                 }
                 '^' => {
-                    // A free caret joins its neighbours; around blanks it joins separate words.
+                    // A free caret joins its neighbours; where a word ends (a blank, an operator, a
+                    // closer, a redirection) it has nothing to join.
                     self.bump();
-                    if at_start || self.peek().is_none_or(|n| is_blank(n) || matches!(n, '\n' | ';' | '&' | '|' | '#')) {
+                    let word_ends = |n: char| is_blank(n) || matches!(n, '\n' | ';' | '&' | '|' | '#' | ')' | '{' | '}' | '<' | '>');
+                    if at_start || self.peek().is_none_or(word_ends) || (self.peek() == Some('\\') && self.peek_at(1) == Some('\n')) {
                         self.distrust("an rc '^' joins separate words, which is not analysed");
                     }
                 }

@@ -444,6 +444,10 @@ fn rc_groups_keywords_carets_and_continuations() {
     assert_eq!(texts(Rc, "echo a^b"), ["echo ab"]);
     assert!(vouched(Rc, "echo a^b"));
     assert!(!vouched(Rc, "echo a ^ b"));
+    // A caret where its word ends joins nothing, whatever ends it.
+    for line in ["echo a^", "echo a^;", "{echo a^}", "echo a^>f", "echo a^#x", "echo a^\\\nb"] {
+        assert!(!vouched(Rc, line), "{line:?}");
+    }
     assert_eq!(texts(Rc, "echo a\\\nb"), ["echo a b"]);
     assert_eq!(texts(Rc, "echo foo#; rm x"), ["echo foo"]);
     assert_eq!(texts(Rc, "! ls"), ["ls"]);
