@@ -474,7 +474,7 @@ fn check_lint(settings: &PageSettings, context: &PageContext, warnings: &mut Vec
         .collect();
     // A spec path such as `layers[3].tools.terminal.alwaysAllow[0]` as the page names it.
     let on_page = |text: &str| bases.iter().fold(text.to_owned(), |t, (spec, page)| t.replace(&format!("{spec}."), &format!("{page}.")));
-    for finding in crate::lint::lint(spec.clone()).findings {
+    for finding in crate::lint::lint(spec).findings {
         if matches!(finding.code, LintCode::InvalidPattern | LintCode::UnsupportedRegexFeature) {
             continue;
         }
