@@ -43,8 +43,8 @@ struct PendingHereDoc {
     owner: usize,
 }
 
-pub(super) struct Parser {
-    text: String,
+pub(super) struct Parser<'t> {
+    text: &'t str,
     chars: Vec<(usize, char)>,
     len: usize,
     pos: usize,
@@ -89,8 +89,18 @@ fn is_meta(c: char) -> bool {
 
 /// Whether a command word names a shell (`sh`, `/bin/bash`), whose `-c` payload is analysed too.
 fn is_shell(name: &str) -> bool {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    super::hazards::SHELLS.contains(&base)
+    super::hazards::SHELLS.contains(&super::hazards::base_name(name))
+}
+
+/// `text.char_indices()` as a table, made in one allocation (`collect` grows it from a quarter
+/// of the length) and, for the usual ASCII line, copied from the bytes without decoding UTF-8.
+fn char_table(text: &str) -> Vec<(usize, char)> {
+    if text.is_ascii() {
+        return text.bytes().enumerate().map(|(at, byte)| (at, char::from(byte))).collect();
+    }
+    let mut chars = Vec::with_capacity(text.len());
+    chars.extend(text.char_indices());
+    chars
 }
 
 fn is_name_start(c: char) -> bool {
@@ -101,11 +111,11 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-impl Parser {
-    fn new(text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
+impl<'t> Parser<'t> {
+    fn new(text: &'t str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
         Parser {
-            text: text.to_owned(),
-            chars: text.char_indices().collect(),
+            text,
+            chars: char_table(text),
             len: text.len(),
             pos: 0,
             depth,
@@ -463,11 +473,10 @@ impl Parser {
             }
             text.push_str(&word.text);
         }
+        let runs_shell = words.first().is_some_and(|head| is_shell(&head.text));
         // A shell's payload must know which of its substitutions this parser already followed.
-        let followed: Vec<Vec<(usize, usize)>> = match words.first() {
-            Some(head) if is_shell(&head.text) => words.iter().skip(1).map(|w| w.followed.clone()).collect(),
-            _ => Vec::new(),
-        };
+        let followed: Vec<Vec<(usize, usize)>> =
+            if runs_shell { words.iter().skip(1).map(|w| w.followed.clone()).collect() } else { Vec::new() };
         let mut texts = words.into_iter().map(|w| w.text);
         let name = texts.next();
         let args: Vec<String> = texts.collect();
@@ -475,7 +484,7 @@ impl Parser {
             hazards.extend(hazards_of_command(name, &args));
         }
         // Only a shell's payload is followed; only then are the words needed after the item is stored.
-        let payload = name.as_deref().filter(|n| is_shell(n)).map(|n| (n.to_owned(), args.clone()));
+        let payload = name.as_deref().filter(|_| runs_shell).map(|n| (n.to_owned(), args.clone()));
         let (s, e) = self.span(start, last_end);
         let item = SubCommand { text, kind: SubCommandKind::Command, context: self.context, name, args, start: s, end: e, hazards };
         let has_command = !item.text.is_empty();
@@ -989,4 +998,16 @@ fn is_assignment(word: &Word) -> bool {
     let name = name.strip_suffix('+').unwrap_or(name);
     let mut chars = name.chars();
     chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The table the parser reads is exactly `char_indices`, ASCII or not.
+    #[test]
+    fn char_table_is_char_indices() {
+        let alphabet = ['a', ' ', '$', '\'', '\\', '\n', '\u{7f}', 'é', '€', '𝄞', '\u{85}'];
+        for s in crate::test_support::random_strings(&alphabet, 5_000, 12, 0x2545_F491_4F6C_DD1D) {
+            assert_eq!(super::char_table(&s), s.char_indices().collect::<Vec<_>>(), "{s:?}");
+        }
+    }
 }
