@@ -20,6 +20,7 @@ use super::options::Suggestion;
 use super::path::normalize_path;
 use super::RuleSpec;
 use crate::shell::{SubCommand, SubCommandKind};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// Commands never offered as an "always allow" pattern: they run other code (interpreters,
@@ -82,7 +83,16 @@ struct Prefix<'a> {
 }
 
 /// Zed's `escape_for_pattern`: escape every regex metacharacter except `-`.
-fn escape(text: &str) -> String {
+fn escape(text: &str) -> Cow<'_, str> {
+    // Command words are nearly always made of characters no regex escapes: used as they are.
+    if text.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-=/:,@%".contains(&b)) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(escape_by_regex_lite(text))
+}
+
+/// The plain algorithm [`escape`] must agree with.
+fn escape_by_regex_lite(text: &str) -> String {
     regex_lite::escape(text).replace("\\-", "-")
 }
 
@@ -140,12 +150,15 @@ fn covers(pattern: &str, input: &str) -> bool {
 fn build(prefix: &Prefix<'_>, source: &str) -> Option<Suggestion> {
     let tokens: Vec<&str> = prefix.assignments.iter().copied().chain([prefix.name]).chain(prefix.subcommand).collect();
     let (last, rest) = tokens.split_last()?;
-    let pattern = if rest.is_empty() {
-        format!("^{}\\b", escape(last))
-    } else {
-        let rest: Vec<String> = rest.iter().map(|t| escape(t)).collect();
-        format!("^{}\\s+{}(\\s|$)", rest.join("\\s+"), escape(last))
-    };
+    // `^a\b` for one token, `^a\s+b\s+c(\s|$)` for more, written into one string.
+    let mut pattern = String::with_capacity(source.len() + 16);
+    pattern.push('^');
+    for token in rest {
+        pattern.push_str(&escape(token));
+        pattern.push_str("\\s+");
+    }
+    pattern.push_str(&escape(last));
+    pattern.push_str(if rest.is_empty() { "\\b" } else { "(\\s|$)" });
     covers(&pattern, source).then(|| Suggestion {
         rule: RuleSpec::regex(pattern.clone(), false),
         pattern,
@@ -570,6 +583,22 @@ mod tests {
         ] {
             assert_eq!(url_pattern(url), None, "{url}");
         }
+    }
+
+    /// The copy-as-is path of `escape` gives what regex-lite's escape (with `-` put back) gives.
+    #[test]
+    fn escape_agrees_with_regex_lite_escape() {
+        let alphabet = [
+            'a', 'Z', '0', '_', '-', '=', '/', ':', ',', '@', '%', '.', '+', '*', '?', '(', ')', '|', '[', ']', '{', '}', '^', '$', '#',
+            '&', '~', '\\', ' ', 'é', '!', '\'', '"',
+        ];
+        let mut copied = 0;
+        for s in crate::test_support::random_strings(&alphabet, 20_000, 6, 0x9E37_79B9_7F4A_7C15) {
+            let fast = escape(&s);
+            copied += usize::from(matches!(fast, Cow::Borrowed(_)));
+            assert_eq!(fast, escape_by_regex_lite(&s), "{s:?}");
+        }
+        assert!(copied > 1_000, "the copy-as-is path was taken {copied} times");
     }
 
     #[test]
