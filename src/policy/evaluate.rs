@@ -546,38 +546,64 @@ impl Policy {
         if !explain {
             return finding(mode, reason, String::new());
         }
-        let from = match &source {
-            DefaultSource::Tool { layer } => format!("the {tool} tool's default_mode in layer \"{layer}\""),
-            DefaultSource::Global { layer: Some(layer) } => format!("the global default of layer \"{layer}\""),
-            DefaultSource::Global { layer: None } => "the policy's default".to_owned(),
-        };
-        let verb = match mode {
-            Outcome::Allow => "Allowed",
-            Outcome::Confirm => "Needs confirmation",
-            Outcome::Deny => "Denied",
-        };
-        finding(mode, reason, format!("{verb} by {from}: {}", uncovered(rules, items)))
+        finding(mode, reason, default_message(tool, mode, &source, rules.is_some(), items))
     }
 }
 
-/// Why no allow rule settled the call: the parts left uncovered, and what stood in the way.
-fn uncovered(rules: Option<&ToolIndex>, items: &Items) -> String {
-    if rules.is_none() {
-        return "the tool has no rules".to_owned();
+/// `{verb} by {the default}: {why no allow rule settled it}`, written into one string: this
+/// message is on every decision a default makes.
+fn default_message(tool: &str, mode: Outcome, source: &DefaultSource, has_rules: bool, items: &Items) -> String {
+    let mut message = String::with_capacity(128);
+    message.push_str(match mode {
+        Outcome::Allow => "Allowed by ",
+        Outcome::Confirm => "Needs confirmation by ",
+        Outcome::Deny => "Denied by ",
+    });
+    match source {
+        DefaultSource::Tool { layer } => {
+            for part in ["the ", tool, " tool's default_mode in layer \"", layer, "\""] {
+                message.push_str(part);
+            }
+        }
+        DefaultSource::Global { layer: Some(layer) } => {
+            for part in ["the global default of layer \"", layer, "\""] {
+                message.push_str(part);
+            }
+        }
+        DefaultSource::Global { layer: None } => message.push_str("the policy's default"),
     }
-    let parts: Vec<String> = items
-        .list
-        .iter()
-        .filter(|i| i.allowed_by.is_none())
-        .map(|i| match i.hazards.first() {
-            Some(h) => format!("\"{}\" ({})", i.text, h.why),
-            None => format!("\"{}\"", i.text),
-        })
-        .collect();
-    match (&items.cannot_vouch, parts.is_empty()) {
-        (Some(why), _) => format!("allow rules are off for this input ({why})"),
-        (None, true) => "no rule matched".to_owned(),
-        (None, false) => format!("not covered by an allow rule: {}", parts.join(", ")),
+    message.push_str(": ");
+    write_uncovered(&mut message, has_rules, items);
+    message
+}
+
+/// Why no allow rule settled the call: the parts left uncovered, and what stood in the way.
+fn write_uncovered(out: &mut String, has_rules: bool, items: &Items) {
+    if !has_rules {
+        out.push_str("the tool has no rules");
+        return;
+    }
+    if let Some(why) = &items.cannot_vouch {
+        for part in ["allow rules are off for this input (", why, ")"] {
+            out.push_str(part);
+        }
+        return;
+    }
+    let mut parts = items.list.iter().filter(|i| i.allowed_by.is_none()).peekable();
+    if parts.peek().is_none() {
+        out.push_str("no rule matched");
+        return;
+    }
+    out.push_str("not covered by an allow rule: ");
+    for (n, item) in parts.enumerate() {
+        for part in [if n > 0 { ", \"" } else { "\"" }, &item.text, "\""] {
+            out.push_str(part);
+        }
+        if let Some(hazard) = item.hazards.first() {
+            for part in [" (", &hazard.why, ")"] {
+                out.push_str(part);
+            }
+        }
     }
 }
 
@@ -666,6 +692,85 @@ mod tests {
             };
             let d = Policy::new(spec).decide("terminal", &["ls 'unterminated".into()]);
             assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::CannotVouch), "legacy: {legacy}");
+        }
+    }
+
+    /// The message a default writes piece by piece is the one `format!` wrote.
+    #[test]
+    fn a_default_message_is_the_formatted_one() {
+        use crate::policy::items::{ItemKind, ItemVerdict};
+        use crate::policy::rules::{ListKind, MatcherKind};
+        use crate::shell::{Context, Hazard, HazardKind};
+        fn by_format(tool: &str, mode: Outcome, source: &DefaultSource, has_rules: bool, items: &Items) -> String {
+            let from = match source {
+                DefaultSource::Tool { layer } => format!("the {tool} tool's default_mode in layer \"{layer}\""),
+                DefaultSource::Global { layer: Some(layer) } => format!("the global default of layer \"{layer}\""),
+                DefaultSource::Global { layer: None } => "the policy's default".to_owned(),
+            };
+            let verb = match mode {
+                Outcome::Allow => "Allowed",
+                Outcome::Confirm => "Needs confirmation",
+                Outcome::Deny => "Denied",
+            };
+            let why = if !has_rules {
+                "the tool has no rules".to_owned()
+            } else {
+                let parts: Vec<String> = items
+                    .list
+                    .iter()
+                    .filter(|i| i.allowed_by.is_none())
+                    .map(|i| match i.hazards.first() {
+                        Some(h) => format!("\"{}\" ({})", i.text, h.why),
+                        None => format!("\"{}\"", i.text),
+                    })
+                    .collect();
+                match (&items.cannot_vouch, parts.is_empty()) {
+                    (Some(why), _) => format!("allow rules are off for this input ({why})"),
+                    (None, true) => "no rule matched".to_owned(),
+                    (None, false) => format!("not covered by an allow rule: {}", parts.join(", ")),
+                }
+            };
+            format!("{verb} by {from}: {why}")
+        }
+        let rule = Arc::new(RuleRef {
+            layer: "user".into(),
+            tool: "terminal".into(),
+            list: ListKind::AlwaysAllow,
+            index: 0,
+            matcher: MatcherKind::Regex,
+            pattern: "^ls\\b".into(),
+        });
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let texts = ["ls -la", "", "git \"push\"", "{item}", "é, x"];
+        for _ in 0..3_000 {
+            let list = (0..next(4))
+                .map(|_| ItemVerdict {
+                    text: texts[next(texts.len())].into(),
+                    kind: ItemKind::Command,
+                    context: Context::TopLevel,
+                    hazards: (0..next(3)).map(|k| Hazard::new(HazardKind::Expansion, "$x", ["why one", "why (two)"][k % 2])).collect(),
+                    allowed_by: (next(3) == 0).then(|| rule.clone()),
+                    name: None,
+                    args: Vec::new(),
+                    pair_split: None,
+                })
+                .collect();
+            let items = Items { list, cannot_vouch: (next(4) == 0).then(|| "a reason".into()), ..Items::default() };
+            let layer = ["user", "", "a \"b\""][next(3)].to_owned();
+            let source = match next(3) {
+                0 => DefaultSource::Tool { layer },
+                1 => DefaultSource::Global { layer: Some(layer) },
+                _ => DefaultSource::Global { layer: None },
+            };
+            let mode = [Outcome::Allow, Outcome::Confirm, Outcome::Deny][next(3)];
+            let (tool, has_rules) = (["terminal", "edit_file", ""][next(3)], next(5) != 0);
+            assert_eq!(default_message(tool, mode, &source, has_rules, &items), by_format(tool, mode, &source, has_rules, &items));
         }
     }
 
