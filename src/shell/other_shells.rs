@@ -280,9 +280,9 @@ enum Sep {
 /// A separator found ahead: its length in characters, its kind, and why it is not vouched for.
 type SeparatorAhead = (usize, Sep, Option<&'static str>);
 
-struct Analyzer {
+struct Analyzer<'t> {
     shell: Shell,
-    text: String,
+    text: &'t str,
     chars: Vec<(usize, char)>,
     len: usize,
     pos: usize,
@@ -445,12 +445,12 @@ fn cmd_payload(args: &[String]) -> Option<String> {
     Some(parts.join(" ").trim().to_owned())
 }
 
-impl Analyzer {
-    fn new(shell: Shell, text: &str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
+impl<'t> Analyzer<'t> {
+    fn new(shell: Shell, text: &'t str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
         Analyzer {
             shell,
-            text: text.to_owned(),
-            chars: text.char_indices().collect(),
+            text,
+            chars: super::parser::char_table(text),
             len: text.len(),
             pos: 0,
             depth,

@@ -94,7 +94,7 @@ fn is_shell(name: &str) -> bool {
 
 /// `text.char_indices()` as a table, made in one allocation (`collect` grows it from a quarter
 /// of the length) and, for the usual ASCII line, copied from the bytes without decoding UTF-8.
-fn char_table(text: &str) -> Vec<(usize, char)> {
+pub(super) fn char_table(text: &str) -> Vec<(usize, char)> {
     if text.is_ascii() {
         return text.bytes().enumerate().map(|(at, byte)| (at, char::from(byte))).collect();
     }
