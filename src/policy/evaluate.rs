@@ -740,13 +740,7 @@ mod tests {
             matcher: MatcherKind::Regex,
             pattern: "^ls\\b".into(),
         });
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_support::random_below(0x2545_F491_4F6C_DD1D);
         let texts = ["ls -la", "", "git \"push\"", "{item}", "é, x"];
         for _ in 0..3_000 {
             let list = (0..next(4))

@@ -243,13 +243,7 @@ mod tests {
             "a", "b", "c", "A", "B", "-", "_", ".", " ", "\t", "\n", "git", "push", "cargo", "build", "cmd", "publish", "ls", "x", "y",
             "é", "\u{a0}",
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_support::random_below(0x9E37_79B9_7F4A_7C15);
         for pattern in patterns {
             for case_sensitive in [false, true] {
                 let program = LiteralProgram::parse(pattern, case_sensitive).unwrap_or_else(|| panic!("{pattern}"));
