@@ -118,6 +118,15 @@ fn crash_shell_rc_caret_before_closer_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-rc-caret-before-closer", properties::shell_analysis::check);
 }
 
+/// `!\\` and a newline, then a blank, in rc: the continuation after the prefix operator `!` made
+/// it a command named `!` in context, where alone it was an operator with no command (and
+/// `!\\` + newline + `rm x` a command named `!`, not `rm`). Found by the `shell_analysis`
+/// campaign, session 7.
+#[test]
+fn crash_shell_rc_bang_continuation_sub_command_is_vouched_alone_too() {
+    crash("shell_analysis", "crash-rc-bang-continuation", properties::shell_analysis::check);
+}
+
 /// A Roo mode whose `allowedServers` lists `*`: Roo compares names exactly, but the entry `*:*` allowed
 /// every server (found by the 10 M-execution `settings_readers` campaign, session 4).
 #[test]

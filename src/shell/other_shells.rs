@@ -551,6 +551,22 @@ impl<'t> Analyzer<'t> {
     // ----- blanks, separators -----
 
     /// Spaces, tabs, line continuations and comments; stops before a newline.
+    /// Whether an rc line continuation (`\` and a newline) starts `ahead` characters on.
+    fn rc_continuation_at(&self, ahead: usize) -> bool {
+        self.peek_at(ahead) == Some('\\') && self.peek_at(ahead + 1) == Some('\n')
+    }
+
+    /// The first character from `ahead` on that is neither a blank nor an rc line continuation.
+    fn rc_after_blanks(&self, mut ahead: usize) -> Option<char> {
+        loop {
+            match self.peek_at(ahead)? {
+                ' ' | '\t' | '\r' => ahead += 1,
+                '\\' if self.rc_continuation_at(ahead) => ahead += 2,
+                other => return Some(other),
+            }
+        }
+    }
+
     fn skip_blanks(&mut self) {
         loop {
             let Some(c) = self.peek() else { return };
@@ -838,12 +854,14 @@ impl<'t> Analyzer<'t> {
                         continue;
                     }
                     (Shell::Rc, '!' | '@')
-                        if self.peek_at(1).is_none_or(|n| is_blank(n) || matches!(n, '{' | '}' | ')' | ';' | '&' | '|' | '#' | '\n')) =>
+                        if self.peek_at(1).is_none_or(|n| is_blank(n) || matches!(n, '{' | '}' | ')' | ';' | '&' | '|' | '#' | '\n'))
+                            || self.rc_continuation_at(1) =>
                     {
-                        // A prefix operator; with no command after it (the end, a separator, a
-                        // comment or the group's closer: `{!}`), it is a syntax rc is not modelled
-                        // on, in context or alone.
-                        if self.peek_at(1).is_none_or(|n| matches!(n, '}' | ')' | ';' | '&' | '|' | '#' | '\n')) {
+                        // A prefix operator (a line continuation after it is a blank: `!\` and a
+                        // newline, then `rm x`, runs `rm x`); with no command after it (the end, a
+                        // separator, a comment or the group's closer: `{!}`), it is a syntax rc is
+                        // not modelled on, in context or alone.
+                        if self.rc_after_blanks(1).is_none_or(|n| matches!(n, '}' | ')' | ';' | '&' | '|' | '#' | '\n')) {
                             self.distrust("an rc '!' or '@' with no command after it is not analysed");
                         }
                         self.bump();

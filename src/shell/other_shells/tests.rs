@@ -451,6 +451,16 @@ fn rc_groups_keywords_carets_and_continuations() {
     assert_eq!(texts(Rc, "echo a\\\nb"), ["echo a b"]);
     assert_eq!(texts(Rc, "echo foo#; rm x"), ["echo foo"]);
     assert_eq!(texts(Rc, "! ls"), ["ls"]);
+    // A line continuation after a prefix operator is a blank: `!\` and a newline, then `rm x`,
+    // negates `rm x` (it was a command named `!`, out of reach of deny rules on `rm`).
+    for line in ["!\\\nrm x", "@\\\nrm x", "! \\\nrm x"] {
+        assert_eq!(texts(Rc, line), ["rm x"], "{line:?}");
+        assert!(vouched(Rc, line), "{line:?}");
+    }
+    // With no command after it, whatever blanks and continuations stand between, it is not vouched for.
+    for line in ["!", "! ", "!\\\n ", "!\\\n", "! ;", "!\\\n;", "{!\\\n}", "!\\\n#x", "@ "] {
+        assert!(!vouched(Rc, line), "{line:?}");
+    }
 }
 
 // ----- PowerShell -----
