@@ -1103,13 +1103,15 @@ impl<'t> Analyzer<'t> {
     /// `sh -c '…'`, `nu -c '…'`, `pwsh -Command …`, `cmd /c …`: the script is analysed too.
     /// `arg_words` are the words `args` came from (where their substitutions are).
     fn follow_payload(&mut self, program: &str, args: &[String], arg_words: &[Word], span: (usize, usize)) {
+        // The one argument after `-c` (or `--commands`), with where its substitutions are.
+        let dash_c = || dash_c_payload(args).map(|at| joined(arg_words, at..at + 1));
         let (target, script) = if SHELLS.contains(&program) {
-            (Shell::Posix, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1)))
+            (Shell::Posix, dash_c())
         } else {
             match program {
-                "nu" => (Shell::Nushell, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1))),
-                "elvish" => (Shell::Elvish, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1))),
-                "rc" => (Shell::Rc, dash_c_payload(args).map(|at| joined(arg_words, at..at + 1))),
+                "nu" => (Shell::Nushell, dash_c()),
+                "elvish" => (Shell::Elvish, dash_c()),
+                "rc" => (Shell::Rc, dash_c()),
                 "pwsh" | "powershell" => match powershell_payload(program, args) {
                     Ok(from) => (Shell::PowerShell, from.map(|from| joined(arg_words, from..arg_words.len()))),
                     Err(reason) => {
