@@ -175,6 +175,57 @@ fn the_result_tape_equals_serde_wasm_bindgen() {
 }
 
 /// serde-wasm-bindgen's JSON-compatible conversion, for values of any type.
+/// The MCP decision's fixed-shape reader (`decodeMcpDecision`) gives exactly what
+/// serde-wasm-bindgen gives — keys, order and values — on random settings and calls that reach
+/// every part of the shape: a matched entry, candidates, a name error, ignored entries, non-ASCII.
+#[wasm_bindgen_test]
+fn the_mcp_decision_reader_equals_serde_wasm_bindgen() {
+    use serde::Serialize;
+    use toolgate::mcp::{AutoRunMode, McpPolicy, McpSettings};
+    let names = ["a", "b", "github", "x", "é😀", "", "  ", "x:y", "*", "cursor-ide-browser", "two words", "t\u{FFFD}"];
+    let entries = ["a:b", "github:*", "*:x", "bad", "é😀:*", "*:*", "a:", ":b", "cursor-ide-browser:*"];
+    let modes = [AutoRunMode::AskEveryTime, AutoRunMode::Yolo, AutoRunMode::FullYolo];
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut below = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut reasons, mut matched, mut candidates, mut name_errors, mut ignored) = (std::collections::BTreeSet::new(), 0, 0, 0, 0);
+    for _ in 0..400 {
+        let mut list = |below: &mut dyn FnMut(usize) -> usize| (0..below(4)).map(|_| entries[below(entries.len())].to_owned()).collect();
+        let settings = McpSettings {
+            mcp_allowed_tools: list(&mut below),
+            admin_mcp_allowed_tools: list(&mut below),
+            mcp_tools_protection: below(4) == 0,
+            playwright_protection: below(2) == 0,
+            is_disabled_by_admin: below(6) == 0,
+            is_admin_controlled: below(3) == 0,
+            mcp_allowlists_enabled: below(6) != 0,
+            yolo_mcp_tools_disabled: below(2) == 0,
+        };
+        let policy = McpPolicy::new(settings);
+        for _ in 0..4 {
+            let (server, tool) = (names[below(names.len())], names[below(names.len())]);
+            let decision = policy.decide(server, tool, modes[below(modes.len())]);
+            let fast = toolgate::bindings::tape::mcp_decision_to_js(&decision).unwrap();
+            assert_eq!(Object::get_prototype_of(&fast), Object::get_prototype_of(&Object::new()), "a plain object");
+            let plain = decision.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap();
+            assert_eq!(JSON::stringify(&fast).unwrap(), JSON::stringify(&plain).unwrap(), "{server}:{tool}");
+            reasons.insert(format!("{:?}", decision.reason));
+            matched += usize::from(decision.matched.is_some());
+            candidates += usize::from(!decision.candidates_for_allowlist.is_empty());
+            name_errors += usize::from(decision.name_error.is_some());
+            ignored += usize::from(!decision.ignored_entries.is_empty());
+        }
+    }
+    assert!(
+        reasons.len() >= 10 && matched > 0 && candidates > 0 && name_errors > 0 && ignored > 0,
+        "{reasons:?} {matched} {candidates} {name_errors} {ignored}"
+    );
+}
+
 mod erased {
     use serde::Serialize;
     use wasm_bindgen::JsValue;

@@ -224,7 +224,15 @@ pub fn decide_mcp(
     let toolName = string_arg(&toolName, "toolName")?;
     let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
     let mode = mode_arg(mode)?;
-    to_ts(&mcp::decide_mcp(&serverId, &toolName, settings, mode))
+    decision_to_ts(&mcp::decide_mcp(&serverId, &toolName, settings, mode))
+}
+
+/// The decision as a plain object, through the tape's fixed-shape reader for it.
+fn decision_to_ts(decision: &mcp::McpDecision) -> Result<Ts<mcp::McpDecision>, JsValue> {
+    match super::tape::mcp_decision_to_js(decision) {
+        Some(js) => Ok(Ts::new_unchecked(js)),
+        None => to_ts(decision),
+    }
 }
 
 /// MCP settings compiled once: decisions then cost the same whatever the allowlists' length.
@@ -255,7 +263,7 @@ impl JsMcpPolicy {
         let decision = self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| {
             mode_arg(mode).map(|mode| self.inner.decide(server, tool, mode))
         })??;
-        to_ts(&decision)
+        decision_to_ts(&decision)
     }
 
     /// Only whether the call needs approval: the same decision as `decide`, for the hot path.

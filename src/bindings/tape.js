@@ -17,6 +17,30 @@ let view = new Float64Array(0);
 let bytes = new Uint8Array(0);
 
 export function decodeTape(memory, slotsPtr, slotsLen, textPtr, textLen) {
+  const end = begin(memory, slotsPtr, slotsLen, textPtr, textLen);
+  const value = read();
+  finish(end);
+  return value;
+}
+
+// Cursor's MCP decision in the fixed order tape.rs's `mcp_decision_to_js` writes it: literals give
+// every decision the same shape at once, where `read` adds key after key. Keys in serde's order.
+export function decodeMcpDecision(memory, slotsPtr, slotsLen, textPtr, textLen) {
+  const end = begin(memory, slotsPtr, slotsLen, textPtr, textLen);
+  const decision = { needApproval: read(), reason: read(), message: read() };
+  if (slots[at++] !== 0) decision.matched = { list: read(), index: read(), entry: read() };
+  const candidates = [];
+  for (let n = slots[at++]; n > 0; n--) candidates.push({ server: read(), tool: read() });
+  decision.candidatesForAllowlist = candidates;
+  const nameError = read();
+  if (nameError !== null) decision.nameError = nameError;
+  decision.ignoredEntries = read();
+  finish(end);
+  return decision;
+}
+
+/** Points the reader at a result in `memory`; returns the slot where it must end. */
+function begin(memory, slotsPtr, slotsLen, textPtr, textLen) {
   if (view.buffer !== memory.buffer) {
     view = new Float64Array(memory.buffer);
     bytes = new Uint8Array(memory.buffer);
@@ -24,13 +48,14 @@ export function decodeTape(memory, slotsPtr, slotsLen, textPtr, textLen) {
   // Slots are 8-byte aligned (a Vec<f64>), so they index the whole-memory view directly.
   slots = view;
   at = slotsPtr / 8;
-  const end = at + slotsLen;
   text = textLen === 0 ? '' : decoder.decode(bytes.subarray(textPtr, textPtr + textLen));
   keys = keysOf.get(memory);
   if (keys === undefined) keysOf.set(memory, (keys = []));
-  const value = read();
+  return at + slotsLen;
+}
+
+function finish(end) {
   if (at !== end) throw new Error(`toolgate: unreadable result (${end - at} slot(s) left over)`);
-  return value;
 }
 
 function read() {

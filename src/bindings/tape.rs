@@ -15,7 +15,13 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = decodeTape)]
     fn decode_tape(memory: &JsValue, slots_ptr: u32, slots_len: u32, text_ptr: u32, text_len: u32) -> JsValue;
+    #[cfg(feature = "mcp")]
+    #[wasm_bindgen(js_name = decodeMcpDecision)]
+    fn decode_mcp_decision(memory: &JsValue, slots_ptr: u32, slots_len: u32, text_ptr: u32, text_len: u32) -> JsValue;
 }
+
+/// A tape reader in tape.js: memory, slots (pointer, count), text (pointer, bytes).
+type Decoder = fn(&JsValue, u32, u32, u32, u32) -> JsValue;
 
 // Opcodes, as tape.js reads them.
 const NULL: f64 = 0.0;
@@ -64,18 +70,55 @@ thread_local! {
 /// Converts a result to a plain JS value through the tape; `None` when it has no JSON form
 /// (the caller then falls back to serde-wasm-bindgen).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Option<JsValue> {
+    through_tape(|tape| value.serialize(tape), decode_tape)
+}
+
+/// Cursor's MCP decision, the MCP module's hot result, in the fixed field order tape.js's
+/// `decodeMcpDecision` reads: it builds the object from literals (one shape, named stores)
+/// where the generic reader adds each key by name. A test compares the two on random decisions.
+#[cfg(feature = "mcp")]
+pub fn mcp_decision_to_js(decision: &crate::mcp::McpDecision) -> Option<JsValue> {
+    through_tape(
+        |tape| {
+            decision.need_approval.serialize(&mut *tape)?;
+            decision.reason.serialize(&mut *tape)?;
+            tape.string(&decision.message);
+            match &decision.matched {
+                None => tape.slots.push(NULL),
+                Some(matched) => {
+                    tape.slots.push(TRUE);
+                    matched.list.serialize(&mut *tape)?;
+                    matched.index.serialize(&mut *tape)?;
+                    tape.string(&matched.entry);
+                }
+            }
+            tape.slots.push(decision.candidates_for_allowlist.len() as f64);
+            for candidate in &decision.candidates_for_allowlist {
+                tape.string(&candidate.server);
+                tape.string(&candidate.tool);
+            }
+            // `null` when absent: the reader then leaves the key out, as serde's skip does.
+            decision.name_error.serialize(&mut *tape)?;
+            decision.ignored_entries.serialize(tape)
+        },
+        decode_mcp_decision,
+    )
+}
+
+/// Writes a result with `write` into the reused tape and reads it back in one call of `decode`.
+fn through_tape(write: impl FnOnce(&mut Tape) -> Result<(), Unsupported>, decode: Decoder) -> Option<JsValue> {
     TAPE.with(|cell| {
         let mut tape = cell.try_borrow_mut().ok()?;
         tape.slots.clear();
         tape.text.clear();
         tape.utf16 = 0;
         let known = tape.keys.len();
-        if value.serialize(&mut *tape).is_err() {
+        if write(&mut tape).is_err() {
             // Names first met in this value never reached tape.js: forget them.
             tape.keys.retain(|_, id| (*id as usize) < known);
             return None;
         }
-        let js = decode_tape(
+        let js = decode(
             &wasm_bindgen::memory(),
             tape.slots.as_ptr() as u32,
             u32::try_from(tape.slots.len()).ok()?,
