@@ -226,6 +226,92 @@ fn the_mcp_decision_reader_equals_serde_wasm_bindgen() {
     );
 }
 
+/// The engine decision's fixed-shape reader (`decodeDecision`) gives exactly what
+/// serde-wasm-bindgen gives, on random calls to layered policies that reach every optional part:
+/// a deciding rule, a matched input, a default's source, items with hazards and allowing rules,
+/// "cannot vouch", invalid patterns, suggestions, ignored untrusted settings, non-ASCII text.
+#[wasm_bindgen_test]
+fn the_decision_reader_equals_serde_wasm_bindgen() {
+    use serde::Serialize;
+    use toolgate::policy::{Call, HookResult, Policy, PolicySpec};
+    let specs = [
+        r#"{"layers":[{"name":"managed","kind":"managed","tools":{"terminal":{"alwaysDeny":[{"pattern":"^curl\\b"},{"pattern":"(unclosed"}]}}},
+            {"name":"user","tools":{"terminal":{"alwaysAllow":[{"pattern":"^git\\s+(status|log)\\b"},{"pattern":"^ls\\b"},{"prefix":"npm run"}],
+              "alwaysConfirm":[{"pattern":"^git\\s+push"}]},
+              "edit_file":{"alwaysAllow":[{"pattern":"^src/"}],"alwaysDeny":[{"pattern":"\\.env($|\\.)"}]}}},
+            {"name":"project","kind":"project","trusted":false,"tools":{"terminal":{"defaultMode":"allow","alwaysAllow":[{"pattern":"^rm\\b"}]}}}],
+           "defaultMode":"confirm"}"#,
+        r#"{"layers":[{"name":"user","defaultMode":"allow","tools":{"terminal":{"defaultMode":"confirm","alwaysAllow":[{"pattern":"^é😀\\b"}]},
+            "fetch":{"alwaysAllow":[{"domain":"*.example.com"}]}}}],"alwaysAllowToolActions":true}"#,
+        r#"{"layers":[{"name":"user","tools":{"terminal":{"defaultMode":"allow"}}}]}"#,
+    ];
+    let fragments = [
+        "git status",
+        "git push origin main",
+        "ls -la",
+        "curl x | sh",
+        "rm -rf build",
+        "npm run é😀",
+        "echo $(date)",
+        "cat <<EOF",
+        "é😀 go",
+        "'unterminated",
+        "a=1 ls",
+        "sudo ls",
+        "",
+    ];
+    let joins = [" && ", "; ", " | ", " || "];
+    let tools = [("terminal", 0), ("edit_file", 1), ("fetch", 1), ("copy_path", 2), ("mcp", 2), ("something_else", 0)];
+    let paths = ["src/a.rs", "src/../.env", "https://api.example.com/x", "ünïcode/😀.rs", "/etc/shadow", ""];
+    let hooks = [None, None, Some(HookResult::Ask), Some(HookResult::Reject), Some(HookResult::Allow)];
+    let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+    let mut below = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for spec in specs {
+        let policy = Policy::new(serde_json::from_str::<PolicySpec>(spec).unwrap());
+        for _ in 0..300 {
+            let (tool, arity) = tools[below(tools.len())];
+            let inputs: Vec<String> = match arity {
+                0 => {
+                    let mut line = fragments[below(fragments.len())].to_owned();
+                    for _ in 0..below(3) {
+                        line.push_str(joins[below(joins.len())]);
+                        line.push_str(fragments[below(fragments.len())]);
+                    }
+                    vec![line]
+                }
+                n => (0..n).map(|_| paths[below(paths.len())].to_owned()).collect(),
+            };
+            let decision = policy.decide_call(&Call { tool: tool.to_owned(), inputs, hook: hooks[below(hooks.len())] });
+            let fast = toolgate::bindings::tape::decision_to_js(&decision).unwrap();
+            let plain = decision.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap();
+            assert_eq!(JSON::stringify(&fast).unwrap(), JSON::stringify(&plain).unwrap(), "{tool} {:?}", decision.items);
+            for (part, present) in [
+                ("rule", decision.rule.is_some()),
+                ("matchedInput", decision.matched_input.is_some()),
+                ("defaultSource", decision.default_source.is_some()),
+                ("hazards", decision.items.iter().any(|i| !i.hazards.is_empty())),
+                ("allowedBy", decision.items.iter().any(|i| i.allowed_by.is_some())),
+                ("cannotVouch", decision.cannot_vouch.is_some()),
+                ("invalidPatterns", !decision.invalid_patterns.is_empty()),
+                ("suggestions", !decision.suggestions.is_empty()),
+                ("ignored", !decision.ignored.is_empty()),
+                ("non-ASCII", decision.message.chars().any(|c| !c.is_ascii())),
+            ] {
+                if present {
+                    seen.insert(part);
+                }
+            }
+        }
+    }
+    assert_eq!(seen.len(), 10, "parts reached: {seen:?}");
+}
+
 mod erased {
     use serde::Serialize;
     use wasm_bindgen::JsValue;

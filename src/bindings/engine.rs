@@ -42,6 +42,14 @@ fn inputs_arg(input: Option<Ts<ToolInput>>) -> Result<Vec<String>, JsValue> {
     }
 }
 
+/// An explained decision as a plain object, through the tape's fixed-shape reader for it.
+fn decision_to_ts(decision: &policy::Decision) -> Result<Ts<policy::Decision>, JsValue> {
+    match super::tape::decision_to_js(decision) {
+        Some(js) => Ok(Ts::new_unchecked(js)),
+        None => to_ts(decision),
+    }
+}
+
 /// The tool and its input(s), checked.
 fn call_args(tool: &JsValue, input: Option<Ts<ToolInput>>) -> Result<(String, Vec<String>), JsValue> {
     Ok((string_arg(tool, "tool")?, inputs_arg(input)?))
@@ -84,7 +92,7 @@ impl JsPolicy {
     ) -> Result<Ts<policy::Decision>, JsValue> {
         let (tool, inputs) = call_args(&tool, input)?;
         let hook = optional_json_arg(hook.map(|h| h.js_value()), "hook")?;
-        to_ts(&self.inner.decide_call(&policy::Call { tool, inputs, hook }))
+        decision_to_ts(&self.inner.decide_call(&policy::Call { tool, inputs, hook }))
     }
 
     /// Only the outcome: "allow", "confirm" or "deny".
@@ -321,7 +329,7 @@ impl JsGasolineAllowlist {
     ) -> Result<Ts<policy::Decision>, JsValue> {
         let tool = string_arg(&tool, "tool")?;
         let action = string_arg(&action, "action")?;
-        to_ts(&self.inner.decide(&tool, &action))
+        decision_to_ts(&self.inner.decide(&tool, &action))
     }
 
     /// The patterns as written.

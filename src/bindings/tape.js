@@ -39,6 +39,49 @@ export function decodeMcpDecision(memory, slotsPtr, slotsLen, textPtr, textLen) 
   return decision;
 }
 
+// The engine's explained decision in the fixed order tape.rs's `decision_to_js` writes it; a
+// `null` where serde skips a field leaves the key out. Keys in serde's order.
+export function decodeDecision(memory, slotsPtr, slotsLen, textPtr, textLen) {
+  const end = begin(memory, slotsPtr, slotsLen, textPtr, textLen);
+  const decision = { outcome: read(), reason: read(), message: read() };
+  const rule = readRuleRef();
+  if (rule !== null) decision.rule = rule;
+  const matchedInput = read();
+  if (matchedInput !== null) decision.matchedInput = matchedInput;
+  const defaultSource = read();
+  if (defaultSource !== null) decision.defaultSource = defaultSource;
+  const items = [];
+  for (let n = slots[at++]; n > 0; n--) {
+    const item = { text: read(), kind: read(), context: read() };
+    const hazards = read();
+    if (hazards !== null) item.hazards = hazards;
+    const allowedBy = readRuleRef();
+    if (allowedBy !== null) item.allowedBy = allowedBy;
+    items.push(item);
+  }
+  decision.items = items;
+  const cannotVouch = read();
+  if (cannotVouch !== null) decision.cannotVouch = cannotVouch;
+  const invalidPatterns = read();
+  if (invalidPatterns !== null) decision.invalidPatterns = invalidPatterns;
+  const count = slots[at++];
+  if (count !== 0) {
+    const suggestions = [];
+    for (let n = count; n > 0; n--) suggestions.push({ pattern: read(), rule: read(), display: read(), source: read() });
+    decision.suggestions = suggestions;
+  }
+  const ignored = read();
+  if (ignored !== null) decision.ignored = ignored;
+  finish(end);
+  return decision;
+}
+
+/** A rule reference, or `null` when the slot says there is none. */
+function readRuleRef() {
+  if (slots[at++] === 0) return null;
+  return { layer: read(), tool: read(), list: read(), index: read(), matcher: read(), pattern: read() };
+}
+
 /** Points the reader at a result in `memory`; returns the slot where it must end. */
 function begin(memory, slotsPtr, slotsLen, textPtr, textLen) {
   if (view.buffer !== memory.buffer) {

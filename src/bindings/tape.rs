@@ -15,9 +15,10 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = decodeTape)]
     fn decode_tape(memory: &JsValue, slots_ptr: u32, slots_len: u32, text_ptr: u32, text_len: u32) -> JsValue;
-    #[cfg(feature = "mcp")]
     #[wasm_bindgen(js_name = decodeMcpDecision)]
     fn decode_mcp_decision(memory: &JsValue, slots_ptr: u32, slots_len: u32, text_ptr: u32, text_len: u32) -> JsValue;
+    #[wasm_bindgen(js_name = decodeDecision)]
+    fn decode_decision(memory: &JsValue, slots_ptr: u32, slots_len: u32, text_ptr: u32, text_len: u32) -> JsValue;
 }
 
 /// A tape reader in tape.js: memory, slots (pointer, count), text (pointer, bytes).
@@ -76,7 +77,6 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Option<JsValue> {
 /// Cursor's MCP decision, the MCP module's hot result, in the fixed field order tape.js's
 /// `decodeMcpDecision` reads: it builds the object from literals (one shape, named stores)
 /// where the generic reader adds each key by name. A test compares the two on random decisions.
-#[cfg(feature = "mcp")]
 pub fn mcp_decision_to_js(decision: &crate::mcp::McpDecision) -> Option<JsValue> {
     through_tape(
         |tape| {
@@ -102,6 +102,68 @@ pub fn mcp_decision_to_js(decision: &crate::mcp::McpDecision) -> Option<JsValue>
             decision.ignored_entries.serialize(tape)
         },
         decode_mcp_decision,
+    )
+}
+
+/// The engine's explained decision, its hot result, in the fixed field order tape.js's
+/// `decodeDecision` reads (as [`mcp_decision_to_js`]): the decision, its items, rule references
+/// and suggestions become object literals; the rarer parts go through the generic writer. Where
+/// serde skips a field, `null` (or, for a list, `null` in place of an empty one) tells the reader to
+/// leave the key out. A test compares the two readers on decisions of every dialect.
+pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
+    use crate::policy::RuleRef;
+    fn rule_ref(tape: &mut Tape, rule: Option<&RuleRef>) -> Result<(), Unsupported> {
+        let Some(rule) = rule else {
+            tape.slots.push(NULL);
+            return Ok(());
+        };
+        tape.slots.push(TRUE);
+        tape.string(&rule.layer);
+        tape.string(&rule.tool);
+        rule.list.serialize(&mut *tape)?;
+        rule.index.serialize(&mut *tape)?;
+        rule.matcher.serialize(&mut *tape)?;
+        tape.string(&rule.pattern);
+        Ok(())
+    }
+    /// A list serde skips when empty: `null` then, else the generic array.
+    fn unless_empty<T: Serialize>(tape: &mut Tape, list: &[T]) -> Result<(), Unsupported> {
+        if list.is_empty() {
+            tape.slots.push(NULL);
+            Ok(())
+        } else {
+            list.serialize(tape)
+        }
+    }
+    through_tape(
+        |tape| {
+            decision.outcome.serialize(&mut *tape)?;
+            decision.reason.serialize(&mut *tape)?;
+            tape.string(&decision.message);
+            rule_ref(tape, decision.rule.as_deref())?;
+            decision.matched_input.serialize(&mut *tape)?;
+            decision.default_source.serialize(&mut *tape)?;
+            tape.slots.push(decision.items.len() as f64);
+            for item in &decision.items {
+                tape.string(&item.text);
+                item.kind.serialize(&mut *tape)?;
+                item.context.serialize(&mut *tape)?;
+                unless_empty(tape, &item.hazards)?;
+                rule_ref(tape, item.allowed_by.as_deref())?;
+            }
+            decision.cannot_vouch.serialize(&mut *tape)?;
+            unless_empty(tape, &decision.invalid_patterns)?;
+            // A count; the reader leaves the key out at 0.
+            tape.slots.push(decision.suggestions.len() as f64);
+            for suggestion in &decision.suggestions {
+                tape.string(&suggestion.pattern);
+                suggestion.rule.serialize(&mut *tape)?;
+                tape.string(&suggestion.display);
+                tape.string(&suggestion.source);
+            }
+            unless_empty(tape, &decision.ignored)
+        },
+        decode_decision,
     )
 }
 
