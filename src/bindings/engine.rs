@@ -2,6 +2,7 @@
 // Parameters are named as JavaScript callers see them in the generated TypeScript.
 #![allow(non_snake_case)]
 
+use super::pair_buffer::PairBuffer;
 use super::{error, json_arg, ok_with, optional_json_arg, string_arg, to_js, to_ts};
 use crate::api;
 use crate::policy::{self, PolicySpec, SettingsChange};
@@ -31,8 +32,8 @@ pub enum ToolInput {
 pub struct LayerName(pub String);
 
 /// `input` as the engine takes it: absent, one string, or several.
-fn inputs_arg(input: Option<Ts<ToolInput>>) -> Result<Vec<String>, JsValue> {
-    let Some(value) = input.map(|i| i.js_value()).filter(|v| !v.is_undefined() && !v.is_null()) else {
+fn inputs_arg(input: Option<JsValue>) -> Result<Vec<String>, JsValue> {
+    let Some(value) = input.filter(|v| !v.is_undefined() && !v.is_null()) else {
         return Ok(Vec::new());
     };
     if js_sys::Array::is_array(&value) {
@@ -50,16 +51,32 @@ fn decision_to_ts(decision: &policy::Decision) -> Result<Ts<policy::Decision>, J
     }
 }
 
-/// The tool and its input(s), checked.
-fn call_args(tool: &JsValue, input: Option<Ts<ToolInput>>) -> Result<(String, Vec<String>), JsValue> {
-    Ok((string_arg(tool, "tool")?, inputs_arg(input)?))
-}
+/// Room for a tool name and a command line copied in one crossing; longer lines, other inputs
+/// and non-ASCII text take the checked path.
+const ARGS_CAPACITY: usize = 4096;
 
 /// A compiled policy: layers of per-tool rules, decided by one evaluator.
 #[derive(Debug)]
 #[wasm_bindgen(js_name = Policy)]
 pub struct JsPolicy {
     pub(crate) inner: policy::Policy,
+    args: PairBuffer,
+}
+
+impl JsPolicy {
+    fn wrap(inner: policy::Policy) -> Self {
+        JsPolicy { inner, args: PairBuffer::new(ARGS_CAPACITY) }
+    }
+
+    /// The tool and its input(s), checked: a tool name and a one-string input in one crossing
+    /// when both are short ASCII strings, else each through its checked reader.
+    fn call_args(&self, tool: &JsValue, input: Option<Ts<ToolInput>>) -> Result<(String, Vec<String>), JsValue> {
+        let input = input.map(|i| i.js_value());
+        if let Some(args) = input.as_ref().and_then(|i| self.args.try_with_pair(tool, i, |t, i| (t.to_owned(), vec![i.to_owned()]))) {
+            return Ok(args);
+        }
+        Ok((string_arg(tool, "tool")?, inputs_arg(input)?))
+    }
 }
 
 #[wasm_bindgen(js_class = Policy)]
@@ -68,7 +85,7 @@ impl JsPolicy {
     #[wasm_bindgen(constructor)]
     pub fn new(spec: Ts<PolicySpec>) -> Result<JsPolicy, JsValue> {
         let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
-        Ok(JsPolicy { inner: policy::Policy::new(spec) })
+        Ok(JsPolicy::wrap(policy::Policy::new(spec)))
     }
 
     /// The policy Zed applies for these settings files; a settings file that cannot be read
@@ -77,7 +94,7 @@ impl JsPolicy {
     pub fn from_zed_settings(sources: Ts<ZedSources>) -> Result<JsValue, JsValue> {
         let sources: ZedSources = json_arg(&sources.js_value(), "sources")?;
         match api::zed_policy(&sources) {
-            Ok(spec) => Ok(ok_with("policy", JsPolicy { inner: policy::Policy::new(spec) }.into())),
+            Ok(spec) => Ok(ok_with("policy", JsPolicy::wrap(policy::Policy::new(spec)).into())),
             Err(errors) => failure(&errors),
         }
     }
@@ -90,7 +107,7 @@ impl JsPolicy {
         input: Option<Ts<ToolInput>>,
         hook: Option<Ts<policy::HookResult>>,
     ) -> Result<Ts<policy::Decision>, JsValue> {
-        let (tool, inputs) = call_args(&tool, input)?;
+        let (tool, inputs) = self.call_args(&tool, input)?;
         let hook = optional_json_arg(hook.map(|h| h.js_value()), "hook")?;
         decision_to_ts(&self.inner.decide_call(&policy::Call { tool, inputs, hook }))
     }
@@ -101,7 +118,7 @@ impl JsPolicy {
         #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         input: Option<Ts<ToolInput>>,
     ) -> Result<Ts<policy::Outcome>, JsValue> {
-        let (tool, inputs) = call_args(&tool, input)?;
+        let (tool, inputs) = self.call_args(&tool, input)?;
         to_ts(&self.inner.outcome(&tool, &inputs))
     }
 
@@ -112,7 +129,7 @@ impl JsPolicy {
         #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         input: Option<Ts<ToolInput>>,
     ) -> Result<JsValue, JsValue> {
-        let (tool, inputs) = call_args(&tool, input)?;
+        let (tool, inputs) = self.call_args(&tool, input)?;
         to_js(&self.inner.suggestions(&tool, &inputs))
     }
 
@@ -124,7 +141,7 @@ impl JsPolicy {
         input: Option<Ts<ToolInput>>,
         layer: Option<Ts<LayerName>>,
     ) -> Result<JsValue, JsValue> {
-        let (tool, inputs) = call_args(&tool, input)?;
+        let (tool, inputs) = self.call_args(&tool, input)?;
         let layer = match layer.map(|l| l.js_value()).filter(|l| !l.is_undefined() && !l.is_null()) {
             Some(l) => Some(string_arg(&l, "layer")?),
             None => None,

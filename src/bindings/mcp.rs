@@ -2,76 +2,15 @@
 // Parameters are named as JavaScript callers see them in the generated TypeScript.
 #![allow(non_snake_case)]
 
+use super::pair_buffer::PairBuffer;
 use super::{error, json_arg, optional_json_arg, string_arg, to_js, to_ts};
 use crate::api;
 use crate::mcp::{self, AutoRunMode, McpSettings};
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(inline_js = r#"
-// The hot path's only hand-written glue: copies two ASCII strings into a buffer the policy
-// owns, in one crossing. Anything else returns -1 and Rust takes the checked path.
-let memory = null;
-let bytes = new Uint8Array(0);
-// A new instance (re-instantiated after a trap) brings new memory: drop the old view.
-export function attach_memory(m) { memory = m; bytes = new Uint8Array(0); }
-function put(s, at, room) {
-  const n = s.length;
-  if (n > room) return -1;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x7f) return -1;
-    bytes[at + i] = c;
-  }
-  return n;
-}
-export function copy_ascii_pair(a, b, ptr, cap) {
-  if (typeof a !== 'string' || typeof b !== 'string' || memory === null) return -1;
-  if (bytes.byteLength === 0) bytes = new Uint8Array(memory.buffer);
-  const la = put(a, ptr, cap);
-  if (la < 0) return -1;
-  const lb = put(b, ptr + la, cap - la);
-  if (lb < 0) return -1;
-  return la * 65536 + lb;
-}
-"#)]
-extern "C" {
-    fn attach_memory(memory: JsValue);
-    fn copy_ascii_pair(a: &JsValue, b: &JsValue, ptr: *mut u8, cap: usize) -> i32;
-}
-
 /// Room for two names at the 256-unit limit; longer or non-ASCII names take the checked path.
 const PAIR_CAPACITY: usize = 1024;
-
-/// A reusable buffer for [`copy_ascii_pair`], so the hot path allocates nothing.
-#[derive(Debug)]
-struct PairBuffer(std::cell::RefCell<Box<[u8; PAIR_CAPACITY]>>);
-
-impl PairBuffer {
-    fn new() -> Self {
-        attach_memory(wasm_bindgen::memory());
-        PairBuffer(std::cell::RefCell::new(Box::new([0; PAIR_CAPACITY])))
-    }
-
-    /// Runs `f` on the two strings, copied in one crossing when both are short ASCII strings,
-    /// else through [`string_arg`] with its type and well-formedness checks.
-    fn with_pair<R>(&self, a: &JsValue, a_name: &str, b: &JsValue, b_name: &str, f: impl FnOnce(&str, &str) -> R) -> Result<R, JsValue> {
-        if let Ok(mut buffer) = self.0.try_borrow_mut() {
-            let code = copy_ascii_pair(a, b, buffer.as_mut_ptr(), PAIR_CAPACITY);
-            if let Ok(code) = usize::try_from(code) {
-                let (la, lb) = (code >> 16, code & 0xFFFF);
-                let first = buffer.get(..la).and_then(|s| std::str::from_utf8(s).ok());
-                let second = buffer.get(la..la + lb).and_then(|s| std::str::from_utf8(s).ok());
-                if let (Some(first), Some(second)) = (first, second) {
-                    return Ok(f(first, second));
-                }
-            }
-        }
-        let a = string_arg(a, a_name)?;
-        let b = string_arg(b, b_name)?;
-        Ok(f(&a, &b))
-    }
-}
 
 pub use auto_run_mode::JsAutoRunMode;
 
@@ -249,7 +188,7 @@ impl JsMcpPolicy {
     #[wasm_bindgen(constructor)]
     pub fn new(settings: Ts<McpSettings>) -> Result<JsMcpPolicy, JsValue> {
         let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
-        Ok(JsMcpPolicy { inner: mcp::McpPolicy::new(settings), names: PairBuffer::new() })
+        Ok(JsMcpPolicy { inner: mcp::McpPolicy::new(settings), names: PairBuffer::new(PAIR_CAPACITY) })
     }
 
     /// The explained decision: reason, message, matching entry, allowlist candidates.

@@ -18,6 +18,7 @@ use wasm_bindgen::JsCast;
 pub mod engine;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod pair_buffer;
 #[cfg(feature = "tools")]
 pub mod settings;
 pub mod tape;

@@ -223,6 +223,31 @@ test('bad input throws errors naming what is wrong', () => {
   assert.equal(policy.outcome('terminal', 'ls'), 'allow', 'still works');
 });
 
+test('a one-string input decides exactly as the same string in an array, on every kind of string', () => {
+  // Short ASCII tool names and inputs cross in one copy; the rest (long, non-ASCII, arrays) take
+  // the checked readers. Both must give the same answer, and the same error.
+  const policy = new engine.Policy(spec);
+  const pieces = ['ls', 'git status', ' && ', ' | ', 'curl x', 'é', '😀', '\uFFFD', '\uD800', '$(a)', "'", '\\', 'x'.repeat(4100), '\n', ''];
+  let seed = 7;
+  const below = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const answer = (f) => { try { return f(); } catch (e) { return `throws ${e.name}`; } };
+  const kinds = new Set();
+  for (let k = 0; k < 600; k++) {
+    let input = '';
+    for (let n = below(5); n >= 0; n--) input += pieces[below(pieces.length)];
+    const tool = ['terminal', 'edit_file', 'fetch', 'tèrminal'][below(4)];
+    kinds.add(input.length > 4096 ? 'long' : /[^\x00-\x7f]/.test(input) ? 'non-ASCII' : 'short ASCII');
+    for (const method of ['decide', 'outcome', 'suggestions']) {
+      const one = answer(() => policy[method](tool, input));
+      assert.deepEqual(one, answer(() => policy[method](tool, [input])), `${method}(${tool}, ${JSON.stringify(input).slice(0, 80)})`);
+    }
+  }
+  assert.deepEqual([...kinds].sort(), ['long', 'non-ASCII', 'short ASCII']);
+  assert.throws(() => policy.decide('terminal', 'ls\uD800'), /input is not well-formed UTF-16/);
+  assert.throws(() => policy.decide('terminal', ['ls\uD800']), /input\[0\]/);
+  policy.free();
+});
+
 test('the web build decides exactly like the Node build', async () => {
   const web = await import(pathToFileURL(require.resolve('toolgate/engine/web')).href);
   web.initSync({ module: readFileSync(require.resolve('toolgate/engine/toolgate_engine_bg.wasm')) });
