@@ -175,6 +175,16 @@ fn the_result_tape_equals_serde_wasm_bindgen() {
 }
 
 /// serde-wasm-bindgen's JSON-compatible conversion, for values of any type.
+/// A deterministic pseudo-random number generator (xorshift): each call gives a number below `n`.
+fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 /// The MCP decision's fixed-shape reader (`decodeMcpDecision`) gives exactly what
 /// serde-wasm-bindgen gives — keys, order and values — on random settings and calls that reach
 /// every part of the shape: a matched entry, candidates, a name error, ignored entries, non-ASCII.
@@ -185,13 +195,7 @@ fn the_mcp_decision_reader_equals_serde_wasm_bindgen() {
     let names = ["a", "b", "github", "x", "é😀", "", "  ", "x:y", "*", "cursor-ide-browser", "two words", "t\u{FFFD}"];
     let entries = ["a:b", "github:*", "*:x", "bad", "é😀:*", "*:*", "a:", ":b", "cursor-ide-browser:*"];
     let modes = [AutoRunMode::AskEveryTime, AutoRunMode::Yolo, AutoRunMode::FullYolo];
-    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut below = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut below = random_below(0x9E37_79B9_7F4A_7C15);
     let (mut reasons, mut matched, mut candidates, mut name_errors, mut ignored) = (std::collections::BTreeSet::new(), 0, 0, 0, 0);
     for _ in 0..400 {
         let mut list = |below: &mut dyn FnMut(usize) -> usize| (0..below(4)).map(|_| entries[below(entries.len())].to_owned()).collect();
@@ -264,13 +268,7 @@ fn the_decision_reader_equals_serde_wasm_bindgen() {
     let tools = [("terminal", 0), ("edit_file", 1), ("fetch", 1), ("copy_path", 2), ("mcp", 2), ("something_else", 0)];
     let paths = ["src/a.rs", "src/../.env", "https://api.example.com/x", "ünïcode/😀.rs", "/etc/shadow", ""];
     let hooks = [None, None, Some(HookResult::Ask), Some(HookResult::Reject), Some(HookResult::Allow)];
-    let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-    let mut below = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut below = random_below(0x2545_F491_4F6C_DD1D);
     let mut seen = std::collections::BTreeSet::new();
     for spec in specs {
         let policy = Policy::new(serde_json::from_str::<PolicySpec>(spec).unwrap());
