@@ -132,6 +132,9 @@ pub struct AllowlistCandidate {
 }
 
 /// Cursor's view of an MCP approval decision.
+///
+/// JavaScript receives it through `bindings::tape::mcp_decision_to_js`, which writes it field by
+/// field: a new field goes there too (a wasm test fails until it does).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]

@@ -155,6 +155,10 @@ pub enum DefaultSource {
 }
 
 /// The answer, the same for every dialect.
+///
+/// JavaScript receives it through `bindings::tape::decision_to_js`, which writes it (and its items,
+/// rule references and suggestions) field by field: a new field goes there too (a wasm test fails
+/// until it does).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
