@@ -3,7 +3,7 @@
 #![allow(non_snake_case)]
 
 use super::pair_buffer::PairBuffer;
-use super::{error, json_arg, ok_with, optional_json_arg, string_arg, to_js, to_ts};
+use super::{error, json_arg, ok_with, optional_json_arg, string_arg, tape, to_js, to_ts, to_ts_fixed};
 use crate::api;
 use crate::policy::{self, PolicySpec, SettingsChange};
 use crate::shell::Shell;
@@ -40,14 +40,6 @@ fn inputs_arg(input: Option<JsValue>) -> Result<Vec<String>, JsValue> {
         json_arg(&value, "input")
     } else {
         string_arg(&value, "input").map(|s| vec![s])
-    }
-}
-
-/// An explained decision as a plain object, through the tape's fixed-shape reader for it.
-fn decision_to_ts(decision: &policy::Decision) -> Result<Ts<policy::Decision>, JsValue> {
-    match super::tape::decision_to_js(decision) {
-        Some(js) => Ok(Ts::new_unchecked(js)),
-        None => to_ts(decision),
     }
 }
 
@@ -109,7 +101,7 @@ impl JsPolicy {
     ) -> Result<Ts<policy::Decision>, JsValue> {
         let (tool, inputs) = self.call_args(&tool, input)?;
         let hook = optional_json_arg(hook.map(|h| h.js_value()), "hook")?;
-        decision_to_ts(&self.inner.decide_call(&policy::Call { tool, inputs, hook }))
+        to_ts_fixed(&self.inner.decide_call(&policy::Call { tool, inputs, hook }), tape::decision_to_js)
     }
 
     /// Only the outcome: "allow", "confirm" or "deny".
@@ -346,7 +338,7 @@ impl JsGasolineAllowlist {
     ) -> Result<Ts<policy::Decision>, JsValue> {
         let tool = string_arg(&tool, "tool")?;
         let action = string_arg(&action, "action")?;
-        decision_to_ts(&self.inner.decide(&tool, &action))
+        to_ts_fixed(&self.inner.decide(&tool, &action), tape::decision_to_js)
     }
 
     /// The patterns as written.

@@ -3,7 +3,7 @@
 #![allow(non_snake_case)]
 
 use super::pair_buffer::PairBuffer;
-use super::{error, json_arg, optional_json_arg, string_arg, to_js, to_ts};
+use super::{error, json_arg, optional_json_arg, string_arg, tape, to_js, to_ts, to_ts_fixed};
 use crate::api;
 use crate::mcp::{self, AutoRunMode, McpSettings};
 use tsify::Ts;
@@ -163,15 +163,7 @@ pub fn decide_mcp(
     let toolName = string_arg(&toolName, "toolName")?;
     let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
     let mode = mode_arg(mode)?;
-    decision_to_ts(&mcp::decide_mcp(&serverId, &toolName, settings, mode))
-}
-
-/// The decision as a plain object, through the tape's fixed-shape reader for it.
-fn decision_to_ts(decision: &mcp::McpDecision) -> Result<Ts<mcp::McpDecision>, JsValue> {
-    match super::tape::mcp_decision_to_js(decision) {
-        Some(js) => Ok(Ts::new_unchecked(js)),
-        None => to_ts(decision),
-    }
+    to_ts_fixed(&mcp::decide_mcp(&serverId, &toolName, settings, mode), tape::mcp_decision_to_js)
 }
 
 /// MCP settings compiled once: decisions then cost the same whatever the allowlists' length.
@@ -202,7 +194,7 @@ impl JsMcpPolicy {
         let decision = self.names.with_pair(&serverId, "serverId", &toolName, "toolName", |server, tool| {
             mode_arg(mode).map(|mode| self.inner.decide(server, tool, mode))
         })??;
-        decision_to_ts(&decision)
+        to_ts_fixed(&decision, tape::mcp_decision_to_js)
     }
 
     /// Only whether the call needs approval: the same decision as `decide`, for the hot path.

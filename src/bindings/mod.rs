@@ -121,3 +121,12 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 pub(crate) fn to_ts<T: Serialize + tsify::Tsify>(value: &T) -> Result<Ts<T>, JsValue> {
     to_js(value).map(Ts::new_unchecked)
 }
+
+/// [`to_ts`] for a hot result with a fixed-shape writer of its own (`tape::decision_to_js`,
+/// `tape::mcp_decision_to_js`); the generic path when that writer cannot express the value.
+pub(crate) fn to_ts_fixed<T: Serialize + tsify::Tsify>(value: &T, fixed: fn(&T) -> Option<JsValue>) -> Result<Ts<T>, JsValue> {
+    match fixed(value) {
+        Some(js) => Ok(Ts::new_unchecked(js)),
+        None => to_ts(value),
+    }
+}
