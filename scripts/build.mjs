@@ -20,12 +20,13 @@ if (!existsSync(wasmOpt)) {
 }
 
 rmSync(pkg, { recursive: true, force: true });
-// Three APIs from one crate, by Cargo feature: the MCP allowlist (main entry, small), the layered
+// Three APIs from one crate, by Cargo feature: the MCP allowlist (main entry, small: without the
+// `analysis` feature, so no shell parser or regex engine), the layered
 // rule engine (`toolgate/engine`) and the engine with its tools (`toolgate/tools`); each for Node
 // (CommonJS) and the web (ES module).
 const builds = [
-  { target: 'nodejs', dir: 'node', name: 'toolgate', type: 'commonjs', features: [] },
-  { target: 'web', dir: 'web', name: 'toolgate', type: 'module', features: [] },
+  { target: 'nodejs', dir: 'node', name: 'toolgate', type: 'commonjs', features: ['--no-default-features', '--features', 'mcp'] },
+  { target: 'web', dir: 'web', name: 'toolgate', type: 'module', features: ['--no-default-features', '--features', 'mcp'] },
   { target: 'nodejs', dir: 'engine/node', name: 'toolgate_engine', type: 'commonjs', features: ['--no-default-features', '--features', 'engine'] },
   { target: 'web', dir: 'engine/web', name: 'toolgate_engine', type: 'module', features: ['--no-default-features', '--features', 'engine'] },
   // The engine plus lint, import/export and the settings validator (`toolgate/tools`): what a CLI, a

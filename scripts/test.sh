@@ -14,6 +14,8 @@ cargo fmt --check
 tier "lint: clippy denies unwrap/expect/panic/indexing in shipped code (native and wasm32)"
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features mcp -- -D warnings
+cargo clippy --quiet --no-default-features --features mcp --test lean_build --test mcp_decision -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features engine -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features webview -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features engine,trap-test -- -D warnings
@@ -21,6 +23,8 @@ cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features
 tier "native: cargo test"
 cargo test --quiet
 cargo test --quiet --features schema --test schema
+# The core as the MCP entry ships it, without the shell analysis (Cargo feature `analysis`).
+cargo test --quiet --no-default-features --features mcp --test lean_build --test mcp_decision
 
 tier "fuzz: each cargo-fuzz target for 5 s from its kept corpus (tests/fuzz-corpus), properties asserted"
 bash scripts/fuzz-smoke.sh 5

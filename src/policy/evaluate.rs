@@ -405,6 +405,15 @@ impl Policy {
                 hit: Hit::default(),
                 default_source: None,
             }
+        } else if let Some(why) = items::unanalysed(kind) {
+            // A build without the shell analysis cannot tell a harmless line from a harmful one.
+            Finding {
+                outcome: self.default_for(rules).0.max(Outcome::Confirm),
+                reason: Reason::ParseFailed,
+                message: Message::Text(why.to_owned()),
+                hit: Hit::default(),
+                default_source: None,
+            }
         } else {
             let mut found = None;
             for gate in self.gates().iter().filter(|g| g.applies_to(tool)) {

@@ -7,9 +7,9 @@ use super::evaluate::Reason;
 use super::items::{ItemKind, Items};
 use super::path::normalize_path;
 use super::rules::{ListKind, RuleRef};
-use super::{hardcoded, InvalidPatternPolicy, Outcome, Policy, PolicySpec, SubstitutionPolicy, ToolIndex, UnparsedPolicy};
+use super::{InvalidPatternPolicy, Outcome, Policy, PolicySpec, SubstitutionPolicy, ToolIndex, UnparsedPolicy};
 use crate::mcp::name::{validate_name, NameKind};
-use crate::shell::{command_chain, Shell};
+use crate::shell::Shell;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -172,6 +172,34 @@ fn path_items(items: &Items) -> impl Iterator<Item = (&str, String)> {
     items.list.iter().filter(|i| i.kind == ItemKind::Path).map(|i| (i.text.as_str(), normalize_path(&i.text)))
 }
 
+/// The built-in `rm` guard on a command line's items.
+#[cfg(feature = "analysis")]
+fn removes_protected_tree(items: &Items) -> Option<Hit> {
+    super::hardcoded::check(&items.also_deny_checked, &items.list).map(|h| Hit { item: Some(h.item), rule: None, detail: Some(h.detail) })
+}
+
+/// The first command that runs `program`, itself or through wrappers.
+#[cfg(feature = "analysis")]
+fn runs(items: &Items, program: &str) -> Option<Hit> {
+    items
+        .commands()
+        .find(|c| c.name.as_deref().is_some_and(|n| crate::shell::command_chain(n, &c.args).contains(&program)))
+        .map(|c| Hit::item(&c.text))
+}
+
+/// Without the shell analysis nothing shows that a command line is harmless, so the condition
+/// holds for any (fail closed). Not reached: such a build asks before its gates (`items::unanalysed`).
+#[cfg(not(feature = "analysis"))]
+fn removes_protected_tree(items: &Items) -> Option<Hit> {
+    items.list.first().map(|i| Hit::item(&i.text))
+}
+
+/// See the other `removes_protected_tree`: without the analysis, any command line may run `program`.
+#[cfg(not(feature = "analysis"))]
+fn runs(items: &Items, _program: &str) -> Option<Hit> {
+    items.list.first().map(|i| Hit::item(&i.text))
+}
+
 /// Checks a structural condition (rule-list conditions are the evaluator's); `None` when it does not hold.
 pub(crate) fn check(when: &Condition, policy: &Policy, rules: Option<&ToolIndex>, items: &Items) -> Option<Hit> {
     match when {
@@ -181,7 +209,7 @@ pub(crate) fn check(when: &Condition, policy: &Policy, rules: Option<&ToolIndex>
         }
         Condition::RemovesProtectedTree => {
             items.shell?;
-            hardcoded::check(&items.also_deny_checked, &items.list).map(|h| Hit { item: Some(h.item), rule: None, detail: Some(h.detail) })
+            removes_protected_tree(items)
         }
         Condition::InvalidRule { list } => {
             let bad = rules?.invalid.iter().find(|p| list.is_none_or(|l| p.list == l))?;
@@ -211,10 +239,7 @@ pub(crate) fn check(when: &Condition, policy: &Policy, rules: Option<&ToolIndex>
             let empty = if items.shell.is_some() { items.commands().next().is_none() } else { items.list.is_empty() };
             empty.then(Hit::default)
         }
-        Condition::Runs { program } => items
-            .commands()
-            .find(|c| c.name.as_deref().is_some_and(|n| command_chain(n, &c.args).contains(&program.as_str())))
-            .map(|c| Hit::item(&c.text)),
+        Condition::Runs { program } => runs(items, program),
         Condition::AnyHazard => {
             let item = items.commands().find(|c| !c.hazards.is_empty()).or_else(|| items.list.iter().find(|i| !i.hazards.is_empty()))?;
             Some(Hit { item: Some(item.text.clone()), rule: None, detail: item.hazards.first().map(|h| h.why.clone()) })

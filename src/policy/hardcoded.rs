@@ -2,15 +2,20 @@
 //! parsed words; Zed's own patterns run on the raw text and every item too, so a line that does
 //! not parse is still caught.
 
+#[cfg(feature = "analysis")]
 use super::items::ItemVerdict;
+#[cfg(feature = "analysis")]
 use crate::shell::catastrophic_rm;
+#[cfg(feature = "analysis")]
 use regex_lite::Regex;
+#[cfg(feature = "analysis")]
 use std::sync::OnceLock;
 
 pub(crate) const MESSAGE: &str =
     "Blocked by built-in security rule. This operation is considered too harmful to be allowed, and cannot be overridden by settings.";
 
 /// Zed's hard-coded terminal patterns: removing `/`, `~`, `$HOME`, `.` or `..` with any flags.
+#[cfg(feature = "analysis")]
 fn zed_patterns() -> Option<&'static [Regex]> {
     static PATTERNS: OnceLock<Option<Vec<Regex>>> = OnceLock::new();
     PATTERNS
@@ -31,12 +36,14 @@ fn zed_patterns() -> Option<&'static [Regex]> {
 }
 
 /// What a hard-coded denial matched.
+#[cfg(feature = "analysis")]
 pub(crate) struct HardDenial {
     pub item: String,
     pub detail: String,
 }
 
 /// The first hard-coded denial in a command line: `inputs` are the raw lines, `items` their sub-commands.
+#[cfg(feature = "analysis")]
 pub(crate) fn check(inputs: &[String], items: &[ItemVerdict]) -> Option<HardDenial> {
     for item in items {
         if let Some(name) = &item.name {

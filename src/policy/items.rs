@@ -5,7 +5,7 @@
 use super::catalogue::InputKind;
 use super::path::normalize_path;
 use super::rules::{RuleRef, Subject};
-use crate::shell::{self, Context, Hazard, HazardKind, Shell};
+use crate::shell::{Context, Hazard, HazardKind, Shell};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -119,14 +119,32 @@ impl Items {
     }
 }
 
+/// Why a build without the `analysis` feature (the MCP entry's) leaves a call of this kind
+/// unanalysed, or `None` when it analyses it: such a build never reads a command line, so the
+/// evaluator asks (or refuses, where the tool's default refuses) instead of matching rules.
+pub(crate) fn unanalysed(kind: InputKind) -> Option<&'static str> {
+    (!cfg!(feature = "analysis") && matches!(kind, InputKind::Command { .. })).then_some(NOT_ANALYSED)
+}
+
+const NOT_ANALYSED: &str =
+    "this build of toolgate (its MCP entry) does not analyse command lines, so the call is not checked against rules; toolgate/engine decides command lines";
+
 /// Turns a call's inputs into items by the tool's input kind.
 pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
     let mut items = Items::default();
     match kind {
+        // Never used to decide (see `unanalysed`); still nothing an allow rule could vouch for.
+        #[cfg(not(feature = "analysis"))]
+        InputKind::Command { shell } => {
+            items.shell = Some(shell);
+            items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Input)));
+            items.cannot_vouch = Some(NOT_ANALYSED.to_owned());
+        }
+        #[cfg(feature = "analysis")]
         InputKind::Command { shell } => {
             items.shell = Some(shell);
             for input in inputs {
-                let analysis = shell::analyze_in(shell, input);
+                let analysis = crate::shell::analyze_in(shell, input);
                 items.has_expansion |= analysis.has_expansion();
                 if items.cannot_vouch.is_none() {
                     items.cannot_vouch = analysis.cannot_vouch.clone();
@@ -134,8 +152,8 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
                 items.list.extend(analysis.items.into_iter().map(|i| ItemVerdict {
                     text: i.text,
                     kind: match i.kind {
-                        shell::SubCommandKind::Command => ItemKind::Command,
-                        shell::SubCommandKind::Redirect => ItemKind::Redirect,
+                        crate::shell::SubCommandKind::Command => ItemKind::Command,
+                        crate::shell::SubCommandKind::Redirect => ItemKind::Redirect,
                     },
                     context: i.context,
                     hazards: i.hazards,

@@ -23,6 +23,7 @@ mod options;
 pub(crate) mod pair_index;
 pub mod path;
 pub(crate) mod rules;
+#[cfg(feature = "analysis")]
 mod suggest;
 mod trust;
 
@@ -456,7 +457,12 @@ impl Policy {
         kinds.extend(spec.tool_kinds.iter().map(|(tool, kind)| (tool.clone(), *kind)));
         // Presets are layers of their own after the spec's; their examples are the presets' own
         // tests (src/presets), so only the spec's rules are self-tested here.
+        // Presets hold rules for command-line tools only, and a build without the shell analysis
+        // asks on every command line whatever its rules say: leaving them out loosens nothing.
+        #[cfg(feature = "analysis")]
         let preset_layers = crate::presets::layers_for(&spec.presets, &kinds);
+        #[cfg(not(feature = "analysis"))]
+        let preset_layers: Vec<LayerSpec> = Vec::new();
         let mut with_examples = Vec::new();
         for (layer_index, layer) in spec.layers.iter().chain(preset_layers.iter()).enumerate() {
             if let Some(mode) = layer.default_mode {

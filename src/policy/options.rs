@@ -9,8 +9,10 @@
 
 use super::catalogue::{CatalogueName, InputKind};
 use super::items::{ItemKind, Items};
+#[cfg(feature = "analysis")]
 use super::suggest;
 use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
+#[cfg(feature = "analysis")]
 use crate::shell;
 use serde::{Deserialize, Serialize};
 
@@ -102,30 +104,43 @@ fn display_name(tool: &str) -> &str {
     tool.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")).map_or(tool, |(_, name)| name)
 }
 
+/// The patterns that would cover these inputs, by the tool's input kind.
+#[cfg(feature = "analysis")]
+fn input_patterns(kind: InputKind, inputs: &[String]) -> Vec<Suggestion> {
+    let mut found = Vec::new();
+    match kind {
+        InputKind::Command { shell } => {
+            for input in inputs {
+                let analysis = shell::analyze_in(shell, input);
+                if analysis.cannot_vouch.is_some() {
+                    continue;
+                }
+                found.extend(analysis.items.iter().filter_map(suggest::command_pattern_of));
+            }
+        }
+        InputKind::PathPair => {
+            if let (Some(a), Some(b)) = (inputs.first(), inputs.get(1)) {
+                found.extend(suggest::common_parent_pattern(a, b));
+            }
+        }
+        InputKind::Path => found.extend(inputs.iter().filter_map(|p| suggest::path_pattern(p))),
+        InputKind::Url => found.extend(inputs.iter().filter_map(|u| suggest::url_pattern(u))),
+        InputKind::Query | InputKind::McpCall | InputKind::Opaque => {}
+    }
+    found
+}
+
+/// A build without the `analysis` feature has none of the command, path or URL matchers a
+/// pattern would need, so it suggests none.
+#[cfg(not(feature = "analysis"))]
+fn input_patterns(_kind: InputKind, _inputs: &[String]) -> Vec<Suggestion> {
+    Vec::new()
+}
+
 impl Policy {
     /// Patterns that would cover parts of this call, one per distinct command, directory or origin.
     pub fn suggestions(&self, tool: &str, inputs: &[String]) -> Vec<Suggestion> {
-        let mut found: Vec<Suggestion> = Vec::new();
-        match self.input_kind(tool) {
-            InputKind::Command { shell } => {
-                for input in inputs {
-                    let analysis = shell::analyze_in(shell, input);
-                    if analysis.cannot_vouch.is_some() {
-                        continue;
-                    }
-                    found.extend(analysis.items.iter().filter_map(suggest::command_pattern_of));
-                }
-            }
-            InputKind::PathPair => {
-                if let (Some(a), Some(b)) = (inputs.first(), inputs.get(1)) {
-                    found.extend(suggest::common_parent_pattern(a, b));
-                }
-            }
-            InputKind::Path => found.extend(inputs.iter().filter_map(|p| suggest::path_pattern(p))),
-            InputKind::Url => found.extend(inputs.iter().filter_map(|u| suggest::url_pattern(u))),
-            InputKind::Query | InputKind::McpCall | InputKind::Opaque => {}
-        }
-        unique(found)
+        unique(input_patterns(self.input_kind(tool), inputs))
     }
 
     /// Rules that would cover the items no allow rule covered, in the form the policy's
@@ -164,6 +179,7 @@ impl Policy {
                         source: item.text.clone(),
                     });
                 }
+                #[cfg(feature = "analysis")]
                 (ItemKind::Command, _, Some(name)) => found.extend(suggest::command_pattern_for(&item.text, Some(name), &item.args)),
                 _ => {}
             }

@@ -279,6 +279,14 @@ impl Matcher {
 
 /// Compiles one rule of any kind; the error says what is wrong with it.
 pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
+    // The MCP entry's build carries only the two pair matchers (see the `analysis` feature).
+    #[cfg(not(feature = "analysis"))]
+    if !matches!(MatcherKind::of(rule), MatcherKind::Mcp | MatcherKind::ToolAction) {
+        return Err(format!(
+            "\"{}\" needs toolgate/engine: this build of toolgate (its MCP entry) matches only `mcp` and `toolAction` rules",
+            rule.text()
+        ));
+    }
     match MatcherKind::of(rule) {
         MatcherKind::Regex => RegexRule::new(rule.text(), rule.case_sensitive).map(Matcher::Regex),
         MatcherKind::Prefix => {

@@ -20,12 +20,12 @@
 //! entry's source.
 
 use crate::policy::{ExampleInput, RuleExamples};
-use crate::policy::{InputKind, LayerKind, LayerSpec, RuleSpec, ToolRulesSpec};
-use crate::shell::Shell;
-use rustc_hash::FxHashMap;
+use crate::policy::{LayerKind, LayerSpec, RuleSpec, ToolRulesSpec};
+// Only a build with the shell analysis compiles presets into policies.
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+#[cfg(feature = "analysis")]
+use {crate::policy::InputKind, crate::shell::Shell, rustc_hash::FxHashMap, std::sync::OnceLock};
 
 /// A shipped rule set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -646,6 +646,7 @@ pub fn layer(preset: Preset) -> LayerSpec {
 }
 
 /// The preset's rules as compiled into policies: without examples (those are the presets' own tests).
+#[cfg(feature = "analysis")]
 fn bare_rules(preset: Preset) -> &'static ToolRulesSpec {
     static CACHE: OnceLock<[ToolRulesSpec; 2]> = OnceLock::new();
     let all = CACHE.get_or_init(|| {
@@ -666,6 +667,7 @@ fn bare_rules(preset: Preset) -> &'static ToolRulesSpec {
 
 /// The layers a spec's `presets` add: each preset's rules for every POSIX command tool of the
 /// policy (by input kind, never by name), once per preset, in the order named.
+#[cfg(feature = "analysis")]
 pub(crate) fn layers_for(presets: &[Preset], kinds: &FxHashMap<String, InputKind>) -> Vec<LayerSpec> {
     if presets.is_empty() {
         return Vec::new();

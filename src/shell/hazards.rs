@@ -239,6 +239,7 @@ fn unwrap_once<'a>(name: &str, args: &'a [String]) -> Option<(&'a str, &'a [Stri
 
 /// Every program a command line runs through its wrappers, by base name, outermost first:
 /// `env A=1 sudo rm x` → `["env", "sudo", "rm"]`. Followed at most a few levels deep.
+#[cfg(feature = "analysis")]
 pub(crate) fn command_chain<'a>(name: &'a str, args: &'a [String]) -> Vec<&'a str> {
     let mut chain = vec![base_name(name)];
     let (mut name, mut args) = (name, args);

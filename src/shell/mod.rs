@@ -14,6 +14,7 @@ mod parser;
 mod read_budget;
 mod rm_guard;
 
+#[cfg(feature = "analysis")]
 pub(crate) use hazards::command_chain;
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};

@@ -140,3 +140,45 @@ test('the web build, initialised synchronously from bytes, decides exactly like 
     }
   }
 });
+
+test('the main entry, built without the shell analysis, decides every MCP call as the full core does', async () => {
+  // The settings page's module carries the whole core (shell analysis, every matcher) and the same
+  // MCP API: random settings, names and modes must get identical answers from both builds.
+  const full = await import(pathToFileURL(require.resolve('toolgate/settings-page/toolgate_settings.js')).href);
+  full.initSync({ module: readFileSync(require.resolve('toolgate/settings-page/toolgate_settings_bg.wasm')) });
+  let seed = 0x9e3779b9;
+  const below = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; };
+  const pick = (xs) => xs[below(xs.length)];
+  const names = ['github', 'docs', 'cursor-ide-browser', 'cursor-browser-extension', 'search', 'create_issue', '*', '',
+    ' ', 'a:b', 'x*', 'dócs', 'g'.repeat(257), 'rm -rf /', '$(id)', 'ls; echo'];
+  const entry = () => below(8) === 0 ? pick(['bad', 'a::b', ':x', '*:*', '']) : `${pick(names)}:${pick(names)}`;
+  const list = () => Array.from({ length: below(6) }, entry);
+  const flag = () => [true, false, undefined][below(3)];
+  const modes = ['ask_every_time', 'yolo', 'full_yolo'];
+  const seen = new Set();
+  for (let round = 0; round < 150; round++) {
+    const settings = JSON.parse(JSON.stringify({
+      mcpAllowedTools: list(), adminMcpAllowedTools: list(), mcpToolsProtection: flag(), playwrightProtection: flag(),
+      isDisabledByAdmin: flag(), isAdminControlled: flag(), mcpAllowlistsEnabled: flag(), yoloMcpToolsDisabled: flag(),
+    }));
+    const lean = new toolgate.McpPolicy(settings);
+    const whole = new full.McpPolicy(settings);
+    assert.deepEqual(lean.invalidEntries, whole.invalidEntries);
+    for (let k = 0; k < 8; k++) {
+      const [server, tool, mode] = [pick(names), pick(names), pick(modes)];
+      const decision = lean.decide(server, tool, mode);
+      seen.add(decision.reason);
+      const where = JSON.stringify({ settings, server, tool, mode });
+      assert.deepEqual(decision, whole.decide(server, tool, mode), where);
+      assert.equal(lean.needsApproval(server, tool, mode), whole.needsApproval(server, tool, mode), where);
+      assert.equal(lean.isAllowlisted(server, tool), whole.isAllowlisted(server, tool), where);
+      assert.deepEqual(toolgate.decideMcp(server, tool, settings, mode), full.decideMcp(server, tool, settings, mode), where);
+    }
+    lean.free();
+    whole.free();
+  }
+  // The calls reached the seed's branches, not just one of them.
+  for (const reason of ['invalidName', 'allowlisted', 'notAllowlisted', 'mcpProtection', 'browserProtection', 'runEverything', 'askEveryTime']) {
+    assert.ok(seen.has(reason), `no call was decided by ${reason}: ${[...seen].join(', ')}`);
+  }
+});
