@@ -49,10 +49,113 @@ pub fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, Input
     if let Some(why) = crate::limits::settings_too_large(json) {
         return Err(InputError { what: what.to_owned(), path: String::new(), message: why, line: None, column: None });
     }
-    let mut deserializer = serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| error(err.path().to_string(), err.inner()))?;
-    deserializer.end().map_err(|err| error(String::new(), &err))?;
-    Ok(value)
+    serde_json::from_str(json).map_err(|err| error(path_of_error(json, &err), &err))
+}
+
+/// The path (`layers[0].tools.terminal`, `[3]`, `.` for the whole value) of the value an error
+/// of `serde_json::from_str` is about. serde_json says where in the text it stopped, not which
+/// field it was reading, so the path is read back from the text up to there: one small scanner
+/// instead of a path-tracking deserializer compiled again for every input type.
+pub fn path_of_error(json: &str, err: &serde_json::Error) -> String {
+    if err.line() == 0 {
+        return ".".to_owned();
+    }
+    // serde_json's column counts the bytes of the line up to and including the last one it read,
+    // or, for a syntax error, the byte it could not accept (which is then not part of the path).
+    let line_start: usize = json.split_inclusive('\n').take(err.line() - 1).map(str::len).sum();
+    let end = line_start + err.column() - usize::from(err.is_syntax());
+    let mut frames = frames_through(json.as_bytes(), end);
+    // `{"variant": …}` is how JSON spells an enum's variant: a name it does not know is an error
+    // about the enum's field, not about a field named like the variant.
+    if let (Some(Frame::Object(Some(key))), Some(rest)) = (frames.last(), err.to_string().strip_prefix("unknown variant `")) {
+        if rest.strip_prefix(key.as_str()).is_some_and(|after| after.starts_with('`')) {
+            frames.pop();
+        }
+    }
+    path_of(&frames)
+}
+
+/// The key or index the scanner is at in one open object or array.
+enum Frame {
+    /// In an object: the current key, once read.
+    Object(Option<String>),
+    /// In an array: the current element's index.
+    Array(usize),
+}
+
+/// The open containers after reading `json[..end]`, each at its current key or index. serde_json
+/// stops just before a value of the wrong type, on the last byte of a bad string, number or key,
+/// or on the `}` / `]` that ends a value missing a field or an element: in each case the
+/// innermost open containers name the value. (Inside an internally tagged enum, which serde reads
+/// as a whole first, it stops after the object that holds it: the path names that object.)
+fn frames_through(json: &[u8], end: usize) -> Vec<Frame> {
+    let head = json.get(..end).unwrap_or(json);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while let Some(&b) = head.get(i) {
+        match b {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while let Some(&c) = head.get(i) {
+                    match c {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+                // A string where an object awaits a key is the key (an unknown field stops on it).
+                if let Some(Frame::Object(key @ None)) = stack.last_mut() {
+                    *key = Some(decode_key(head.get(start..i.min(head.len())).unwrap_or_default()));
+                }
+            }
+            b'{' => stack.push(Frame::Object(None)),
+            b'[' => stack.push(Frame::Array(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Object(key)) => *key = None,
+                Some(Frame::Array(index)) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    stack
+}
+
+/// `layers[0].tools.terminal`, or `.` for the value itself (serde_path_to_error's spelling).
+fn path_of(frames: &[Frame]) -> String {
+    let mut path = String::new();
+    for frame in frames {
+        match frame {
+            Frame::Object(Some(key)) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Frame::Object(None) => {}
+            Frame::Array(index) => {
+                path.push('[');
+                path.push_str(&index.to_string());
+                path.push(']');
+            }
+        }
+    }
+    if path.is_empty() {
+        path.push('.');
+    }
+    path
+}
+
+/// A key as written between its quotes (`raw` starts at the opening quote), its escapes decoded.
+fn decode_key(raw: &[u8]) -> String {
+    let mut quoted = raw.to_vec();
+    quoted.push(b'"');
+    serde_json::from_slice::<String>(&quoted).unwrap_or_else(|_| String::from_utf8_lossy(raw.get(1..).unwrap_or_default()).into_owned())
 }
 
 /// serde_json's message without its "at line 1 column 7" suffix, which means nothing for
@@ -103,5 +206,134 @@ mod tests {
     fn wrong_top_level_type_has_no_path() {
         let err = from_json::<Vec<String>>("list", "null").unwrap_err();
         assert_eq!(err.to_string(), "list: invalid type: null, expected a sequence");
+    }
+}
+
+#[cfg(test)]
+mod path_oracle {
+    //! `path_of_error` against serde_path_to_error, which tracks the path while deserialising.
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn oracle<T: DeserializeOwned>(json: &str) -> Option<String> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        match serde_path_to_error::deserialize::<_, T>(&mut de) {
+            Ok(_) => de.end().err().map(|_| ".".to_owned()),
+            Err(e) => Some(e.path().to_string()),
+        }
+    }
+
+    fn ours<T: DeserializeOwned>(json: &str) -> Option<String> {
+        serde_json::from_str::<T>(json).err().map(|e| path_of_error(json, &e))
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Every place in a value: the path to it as a list of keys and indices.
+    fn places(value: &Value, here: Vec<Value>, out: &mut Vec<Vec<Value>>) {
+        out.push(here.clone());
+        match value {
+            Value::Object(map) => map.iter().for_each(|(k, v)| places(v, [here.clone(), vec![json!(k)]].concat(), out)),
+            Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| places(v, [here.clone(), vec![json!(i)]].concat(), out)),
+            _ => {}
+        }
+    }
+
+    fn at<'a>(value: &'a mut Value, path: &[Value]) -> &'a mut Value {
+        path.iter().fold(value, |v, step| match step {
+            Value::String(k) => &mut v[k.as_str()],
+            other => &mut v[other.as_u64().unwrap() as usize],
+        })
+    }
+
+    fn mutate(rng: &mut Rng, value: &Value) -> Value {
+        let mut out = value.clone();
+        let mut all = Vec::new();
+        places(value, Vec::new(), &mut all);
+        let place = all[rng.below(all.len())].clone();
+        let target = at(&mut out, &place);
+        let replacements = [
+            json!(1),
+            json!(-2.5),
+            json!("x"),
+            json!(true),
+            json!(null),
+            json!([]),
+            json!([1]),
+            json!({}),
+            json!({"zz": 1}),
+            json!(["a", 2]),
+        ];
+        match (rng.below(3), &mut *target) {
+            (0, Value::Object(map)) => {
+                map.insert(["bogus", "kind", "é\"x"][rng.below(3)].to_owned(), json!(1));
+            }
+            (1, Value::Object(map)) if !map.is_empty() => {
+                let key = map.keys().nth(rng.below(map.len())).unwrap().clone();
+                map.remove(&key);
+            }
+            (1, Value::Array(items)) if !items.is_empty() => {
+                items.pop();
+            }
+            _ => *target = replacements[rng.below(replacements.len())].clone(),
+        }
+        out
+    }
+
+    /// Compares both on mutations of `valid`, compact and pretty-printed; returns (errors, exact).
+    /// Inside the internally tagged `when` of a gate and the values of `toolKinds` the path may
+    /// name the object that holds the bad value, and nothing else may differ.
+    fn compare<T: DeserializeOwned>(rng: &mut Rng, valid: Value, rounds: usize) -> (usize, usize) {
+        let (mut errors, mut exact) = (0, 0);
+        for _ in 0..rounds {
+            let bad = mutate(rng, &valid);
+            for text in [bad.to_string(), serde_json::to_string_pretty(&bad).unwrap()] {
+                let (got, expected) = (ours::<T>(&text), oracle::<T>(&text));
+                assert_eq!(got.is_some(), expected.is_some(), "{text}");
+                let (Some(got), Some(expected)) = (got, expected) else { continue };
+                errors += 1;
+                if got == expected {
+                    exact += 1;
+                    continue;
+                }
+                let rest = expected.strip_prefix(got.as_str()).unwrap_or_else(|| panic!("{got} is not a prefix of {expected}: {text}"));
+                let holder = rest.starts_with(".when") || (got == "toolKinds" && rest.starts_with('.'));
+                assert!(holder, "{got} instead of {expected}: {text}");
+            }
+        }
+        (errors, exact)
+    }
+
+    #[test]
+    fn the_path_read_back_from_the_text_is_the_tracked_path() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mcp = json!({"mcpAllowedTools": ["a:b", "c:*"], "adminMcpAllowedTools": ["x:y"], "mcpToolsProtection": false});
+        let spec = json!({
+            "catalogue": "cursor",
+            "defaultMode": "confirm",
+            "layers": [
+                {"name": "user", "kind": "user", "tools": {"terminal": {"alwaysAllow": [{"pattern": "^ls\\b"}, {"prefix": "git status"}],
+                    "alwaysDeny": [{"pattern": "rm", "caseSensitive": true}], "defaultMode": "allow"}}},
+                {"name": "project", "kind": "project", "trusted": false, "tools": {"mcp": {"alwaysAllow": [{"mcp": "github:*"}]}}},
+            ],
+            "gates": [{"when": {"kind": "runs", "program": "sudo"}, "outcome": "confirm", "reason": "sudo"},
+                      {"when": {"kind": "outsideRoots", "roots": ["/w"]}, "outcome": "deny", "reason": "outsideWorkspace", "tools": ["edit_file"]}],
+            "toolKinds": {"run": {"kind": "command", "shell": "posix"}},
+            "presets": ["readOnlyCommands"],
+        });
+        let (errors, exact) = compare::<crate::mcp::McpSettings>(&mut rng, mcp, 400);
+        assert!(errors > 500 && exact == errors, "{exact} of {errors}");
+        let (errors, exact) = compare::<Vec<String>>(&mut rng, json!(["a", "b", "c"]), 100);
+        assert!(errors > 100 && exact == errors, "{exact} of {errors}");
+        let (errors, exact) = compare::<crate::policy::PolicySpec>(&mut rng, spec, 1500);
+        assert!(errors > 2000 && exact * 10 > errors * 8, "{exact} of {errors}");
     }
 }

@@ -99,12 +99,10 @@ fn layer_from_settings(name: &str, kind: LayerKind, trusted: bool, settings: &Va
     let legacy = agent.and_then(|a| a.get("always_allow_tool_actions")).and_then(Value::as_bool);
     let permissions = match agent.and_then(|a| a.get("tool_permissions")) {
         None | Some(Value::Null) => ZedToolPermissions::default(),
-        Some(value) => serde_path_to_error::deserialize(value).map_err(|e| InputError {
-            what: format!("{name} settings"),
-            path: format!("agent.tool_permissions.{}", e.path()),
-            message: e.inner().to_string(),
-            line: None,
-            column: None,
+        // Read back from compact JSON, so a bad field is named by the same means as everywhere.
+        Some(value) => crate::input::from_json(&format!("{name} settings"), &value.to_string()).map_err(|e| InputError {
+            path: if e.path == "." { "agent.tool_permissions".to_owned() } else { format!("agent.tool_permissions.{}", e.path) },
+            ..e
         })?,
     };
     let tools = permissions
