@@ -215,7 +215,8 @@ mod tests {
 }
 
 // serde_path_to_error is a native dev-dependency, like the other test oracles.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod path_oracle {
     //! `path_of_error` against serde_path_to_error, which tracks the path while deserialising.
     use super::*;
