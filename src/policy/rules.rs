@@ -281,7 +281,7 @@ impl Matcher {
 pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
     // The MCP entry's build carries only the two pair matchers (see the `analysis` feature).
     #[cfg(not(feature = "analysis"))]
-    if !matches!(MatcherKind::of(rule), MatcherKind::Mcp | MatcherKind::ToolAction) {
+    if !matches!(MatcherKind::of(rule), MatcherKind::Mcp | MatcherKind::ToolAction | MatcherKind::Unknown) {
         return Err(format!(
             "\"{}\" needs toolgate/engine: this build of toolgate (its MCP entry) matches only `mcp` and `toolAction` rules",
             rule.text()

@@ -21,9 +21,9 @@
 
 use crate::policy::{ExampleInput, RuleExamples};
 use crate::policy::{LayerKind, LayerSpec, RuleSpec, ToolRulesSpec};
-// Only a build with the shell analysis compiles presets into policies.
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+// Only a build with the shell analysis compiles presets into policies.
 #[cfg(feature = "analysis")]
 use {crate::policy::InputKind, crate::shell::Shell, rustc_hash::FxHashMap, std::sync::OnceLock};
 
