@@ -234,16 +234,6 @@ mod path_oracle {
         serde_json::from_str::<T>(json).err().map(|e| path_of_error(json, &e))
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
-
     /// Every place in a value: the path to it as a list of keys and indices.
     fn places(value: &Value, here: Vec<Value>, out: &mut Vec<Vec<Value>>) {
         out.push(here.clone());
@@ -261,11 +251,11 @@ mod path_oracle {
         })
     }
 
-    fn mutate(rng: &mut Rng, value: &Value) -> Value {
+    fn mutate(below: &mut impl FnMut(usize) -> usize, value: &Value) -> Value {
         let mut out = value.clone();
         let mut all = Vec::new();
         places(value, Vec::new(), &mut all);
-        let place = all[rng.below(all.len())].clone();
+        let place = all[below(all.len())].clone();
         let target = at(&mut out, &place);
         let replacements = [
             json!(1),
@@ -279,18 +269,18 @@ mod path_oracle {
             json!({"zz": 1}),
             json!(["a", 2]),
         ];
-        match (rng.below(3), &mut *target) {
+        match (below(3), &mut *target) {
             (0, Value::Object(map)) => {
-                map.insert(["bogus", "kind", "é\"x"][rng.below(3)].to_owned(), json!(1));
+                map.insert(["bogus", "kind", "é\"x"][below(3)].to_owned(), json!(1));
             }
             (1, Value::Object(map)) if !map.is_empty() => {
-                let key = map.keys().nth(rng.below(map.len())).unwrap().clone();
+                let key = map.keys().nth(below(map.len())).unwrap().clone();
                 map.remove(&key);
             }
             (1, Value::Array(items)) if !items.is_empty() => {
                 items.pop();
             }
-            _ => *target = replacements[rng.below(replacements.len())].clone(),
+            _ => *target = replacements[below(replacements.len())].clone(),
         }
         out
     }
@@ -298,10 +288,10 @@ mod path_oracle {
     /// Compares both on mutations of `valid`, compact and pretty-printed; returns (errors, exact).
     /// Inside the internally tagged `when` of a gate and the values of `toolKinds` the path may
     /// name the object that holds the bad value, and nothing else may differ.
-    fn compare<T: DeserializeOwned>(rng: &mut Rng, valid: Value, rounds: usize) -> (usize, usize) {
+    fn compare<T: DeserializeOwned>(below: &mut impl FnMut(usize) -> usize, valid: Value, rounds: usize) -> (usize, usize) {
         let (mut errors, mut exact) = (0, 0);
         for _ in 0..rounds {
-            let bad = mutate(rng, &valid);
+            let bad = mutate(below, &valid);
             for text in [bad.to_string(), serde_json::to_string_pretty(&bad).unwrap()] {
                 let (got, expected) = (ours::<T>(&text), oracle::<T>(&text));
                 assert_eq!(got.is_some(), expected.is_some(), "{text}");
@@ -350,7 +340,7 @@ mod path_oracle {
 
     #[test]
     fn the_path_read_back_from_the_text_is_the_tracked_path() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut below = crate::test_support::random_below(0x2545_f491_4f6c_dd1d);
         let mcp = json!({"mcpAllowedTools": ["a:b", "c:*"], "adminMcpAllowedTools": ["x:y"], "mcpToolsProtection": false});
         let spec = json!({
             "catalogue": "cursor",
@@ -365,11 +355,11 @@ mod path_oracle {
             "toolKinds": {"run": {"kind": "command", "shell": "posix"}},
             "presets": ["readOnlyCommands"],
         });
-        let (errors, exact) = compare::<crate::mcp::McpSettings>(&mut rng, mcp, 400);
+        let (errors, exact) = compare::<crate::mcp::McpSettings>(&mut below, mcp, 400);
         assert!(errors > 500 && exact == errors, "{exact} of {errors}");
-        let (errors, exact) = compare::<Vec<String>>(&mut rng, json!(["a", "b", "c"]), 100);
+        let (errors, exact) = compare::<Vec<String>>(&mut below, json!(["a", "b", "c"]), 100);
         assert!(errors > 100 && exact == errors, "{exact} of {errors}");
-        let (errors, exact) = compare::<crate::policy::PolicySpec>(&mut rng, spec, 1500);
+        let (errors, exact) = compare::<crate::policy::PolicySpec>(&mut below, spec, 1500);
         assert!(errors > 2000 && exact * 10 > errors * 8, "{exact} of {errors}");
     }
 }

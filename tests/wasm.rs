@@ -174,7 +174,6 @@ fn the_result_tape_equals_serde_wasm_bindgen() {
     }
 }
 
-/// serde-wasm-bindgen's JSON-compatible conversion, for values of any type.
 /// A deterministic pseudo-random number generator (xorshift): each call gives a number below `n`.
 fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
     move |n| {
