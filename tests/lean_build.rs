@@ -58,6 +58,27 @@ fn rules_of_the_text_kinds_are_invalid_and_their_tool_fails_closed() {
     assert_eq!(decide(&p, "fetch", &["https://example.com/"]).outcome, Outcome::Confirm);
 }
 
+/// Every text matcher kind (the build has no code for any of them) is refused the same way.
+#[test]
+fn every_text_matcher_kind_is_refused() {
+    for (field, text) in [
+        ("pattern", "^git\\b"),
+        ("prefix", "git status"),
+        ("glob", "git *"),
+        ("tokens", "git status|log"),
+        ("path", "src/**"),
+        ("domain", "*.example.com"),
+    ] {
+        let p = policy(serde_json::json!({
+            "catalogue": "zed",
+            "layers": [{ "name": "user", "kind": "user", "tools": { "fetch": { "alwaysAllow": [{ field: text }] } } }],
+        }));
+        let bad: Vec<_> = p.invalid_patterns().iter().map(|b| b.error.as_str()).collect();
+        assert_eq!(bad.len(), 1, "{field}: {bad:?}");
+        assert!(bad[0].contains("toolgate/engine") && bad[0].contains(text), "{field}: {bad:?}");
+    }
+}
+
 #[test]
 fn mcp_entries_and_tool_actions_still_decide() {
     let p = policy(serde_json::json!({

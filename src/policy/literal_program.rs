@@ -6,6 +6,8 @@
 //! `(\s|$)`, and run by a tiny backtracking matcher over the bytes. Anything else is left to
 //! regex-lite. Semantics are regex-lite's, which are ASCII-only: `\s` is `[\t\n\x0B\x0C\r ]`, `\b`
 //! is an ASCII word boundary, case folding is ASCII. A test compares the two on random inputs.
+// Programs are read only by `RegexRule::new`, which a build without `analysis` does not have.
+#![cfg_attr(not(feature = "analysis"), allow(dead_code))]
 
 /// One step of a program.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -147,34 +147,52 @@ impl<'a> Subject<'a> {
     }
 }
 
+/// Carried by every text matcher (all but [`Matcher::Pair`]). Without the `analysis` feature (the
+/// MCP entry's build) it has no value, so those matchers cannot exist there: `compile_rule`
+/// refuses them, and the compiler leaves out all the code that reads them.
+#[cfg(feature = "analysis")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextMatching;
+
+/// See the other `TextMatching`: uninhabited in a build without the `analysis` feature.
+#[cfg(not(feature = "analysis"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextMatching {}
+
 /// A compiled matcher.
 #[derive(Debug, Clone)]
+// Only `Pair` can be built without the `analysis` feature (see `TextMatching`).
+#[cfg_attr(not(feature = "analysis"), allow(dead_code))]
 pub enum Matcher {
-    Regex(RegexRule),
+    Regex(RegexRule, TextMatching),
     /// The prefix's words; a subject matches when they are its first words.
-    Prefix(Vec<String>),
+    Prefix(Vec<String>, TextMatching),
     Pair(PairPattern),
     /// A command glob; `past_wrappers` (deny and confirm lists) when it also meets the command
     /// without leading assignments and wrappers, as Claude Code's deny and ask rules do.
     Glob {
         glob: CommandGlob,
         past_wrappers: bool,
+        text: TextMatching,
     },
     /// A token prefix; `by_basename` (deny and confirm lists) when `/usr/bin/git` also counts as
     /// `git`, as Codex resolves a program's path to the rules for its name.
     Tokens {
         tokens: TokenPrefix,
         by_basename: bool,
+        text: TextMatching,
     },
     /// A path pattern; `fail_closed` (deny and confirm lists) when a path it cannot relate matches.
     Path {
         pattern: PathPattern,
         fail_closed: bool,
+        text: TextMatching,
     },
     /// A domain glob; `fail_closed` (deny and confirm lists) when a URL that does not parse matches.
     Domain {
         glob: DomainGlob,
         fail_closed: bool,
+        text: TextMatching,
     },
 }
 
@@ -193,6 +211,7 @@ pub struct RegexRule {
 }
 
 impl RegexRule {
+    #[cfg(feature = "analysis")]
     pub fn new(pattern: &str, case_sensitive: bool) -> Result<Self, String> {
         let literal = LiteralProgram::parse(pattern, case_sensitive);
         // A literal program is a valid regex by construction (its test compiles every one), so
@@ -236,15 +255,15 @@ impl Matcher {
     /// Whether the matcher matches the subject; the plain algorithm, which the indexes must agree with.
     pub fn is_match(&self, subject: &Subject<'_>) -> bool {
         match self {
-            Matcher::Regex(rule) => rule.is_match(&Haystack::new(subject.text)),
-            Matcher::Prefix(words) => prefix_covers(words, subject.text),
+            Matcher::Regex(rule, _) => rule.is_match(&Haystack::new(subject.text)),
+            Matcher::Prefix(words, _) => prefix_covers(words, subject.text),
             Matcher::Pair(pattern) => subject.pair.is_some_and(|(a, b)| pattern.matches(a, b)),
-            Matcher::Glob { glob, past_wrappers } => {
+            Matcher::Glob { glob, past_wrappers, .. } => {
                 glob.is_match(subject.text)
                     || (*past_wrappers
                         && subject.words.is_some_and(|(name, args)| unwrapped_forms(name, args).iter().any(|form| glob.is_match(form))))
             }
-            Matcher::Tokens { tokens, by_basename } => {
+            Matcher::Tokens { tokens, by_basename, .. } => {
                 let (name, args): (&str, Vec<&str>) = match subject.words {
                     Some((name, args)) => (name, args.iter().map(String::as_str).collect()),
                     None => {
@@ -257,8 +276,8 @@ impl Matcher {
                         && basename(name) != name
                         && tokens.is_match(std::iter::once(basename(name)).chain(args.iter().copied())))
             }
-            Matcher::Path { pattern, fail_closed } => pattern.matches(subject.text).unwrap_or(*fail_closed),
-            Matcher::Domain { glob, fail_closed } => glob.matches_url(subject.text).unwrap_or(*fail_closed),
+            Matcher::Path { pattern, fail_closed, .. } => pattern.matches(subject.text).unwrap_or(*fail_closed),
+            Matcher::Domain { glob, fail_closed, .. } => glob.matches_url(subject.text).unwrap_or(*fail_closed),
         }
     }
 
@@ -268,10 +287,10 @@ impl Matcher {
     pub fn for_list(self, list: ListKind) -> Self {
         let fail_closed = list != ListKind::AlwaysAllow;
         match self {
-            Matcher::Path { pattern, .. } => Matcher::Path { pattern, fail_closed },
-            Matcher::Domain { glob, .. } => Matcher::Domain { glob, fail_closed },
-            Matcher::Glob { glob, .. } => Matcher::Glob { glob, past_wrappers: fail_closed },
-            Matcher::Tokens { tokens, .. } => Matcher::Tokens { tokens, by_basename: fail_closed },
+            Matcher::Path { pattern, text, .. } => Matcher::Path { pattern, fail_closed, text },
+            Matcher::Domain { glob, text, .. } => Matcher::Domain { glob, fail_closed, text },
+            Matcher::Glob { glob, text, .. } => Matcher::Glob { glob, past_wrappers: fail_closed, text },
+            Matcher::Tokens { tokens, text, .. } => Matcher::Tokens { tokens, by_basename: fail_closed, text },
             other => other,
         }
     }
@@ -279,35 +298,48 @@ impl Matcher {
 
 /// Compiles one rule of any kind; the error says what is wrong with it.
 pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
-    // The MCP entry's build carries only the two pair matchers (see the `analysis` feature).
-    #[cfg(not(feature = "analysis"))]
-    if !matches!(MatcherKind::of(rule), MatcherKind::Mcp | MatcherKind::ToolAction | MatcherKind::Unknown) {
-        return Err(format!(
-            "\"{}\" needs toolgate/engine: this build of toolgate (its MCP entry) matches only `mcp` and `toolAction` rules",
-            rule.text()
-        ));
-    }
     match MatcherKind::of(rule) {
-        MatcherKind::Regex => RegexRule::new(rule.text(), rule.case_sensitive).map(Matcher::Regex),
+        MatcherKind::Mcp => PairPattern::mcp_entry(rule.text()).map(Matcher::Pair),
+        MatcherKind::ToolAction => PairPattern::tool_action(rule.text()).map(Matcher::Pair),
+        MatcherKind::Unknown => {
+            Err("a rule needs exactly one of `pattern`, `prefix`, `mcp`, `toolAction`, `glob`, `tokens`, `path` or `domain`".into())
+        }
+        text_kind => compile_text_rule(text_kind, rule),
+    }
+}
+
+/// The text matchers: regex, prefix, glob, token prefix, path and domain rules.
+#[cfg(feature = "analysis")]
+fn compile_text_rule(kind: MatcherKind, rule: &RuleSpec) -> Result<Matcher, String> {
+    let text = TextMatching;
+    match kind {
+        MatcherKind::Regex => RegexRule::new(rule.text(), rule.case_sensitive).map(|regex| Matcher::Regex(regex, text)),
         MatcherKind::Prefix => {
             let words: Vec<String> = rule.text().split_whitespace().map(str::to_owned).collect();
             if words.is_empty() {
                 return Err("a command prefix needs at least one word".into());
             }
-            Ok(Matcher::Prefix(words))
+            Ok(Matcher::Prefix(words, text))
         }
-        MatcherKind::Mcp => PairPattern::mcp_entry(rule.text()).map(Matcher::Pair),
-        MatcherKind::ToolAction => PairPattern::tool_action(rule.text()).map(Matcher::Pair),
-        MatcherKind::Glob => CommandGlob::new(rule.text()).map(|glob| Matcher::Glob { glob, past_wrappers: true }),
-        MatcherKind::Tokens => TokenPrefix::new(rule.text()).map(|tokens| Matcher::Tokens { tokens, by_basename: true }),
+        MatcherKind::Glob => CommandGlob::new(rule.text()).map(|glob| Matcher::Glob { glob, past_wrappers: true, text }),
+        MatcherKind::Tokens => TokenPrefix::new(rule.text()).map(|tokens| Matcher::Tokens { tokens, by_basename: true, text }),
         MatcherKind::Path => {
-            PathPattern::new(rule.text(), rule.root.as_deref()).map(|pattern| Matcher::Path { pattern, fail_closed: true })
+            PathPattern::new(rule.text(), rule.root.as_deref()).map(|pattern| Matcher::Path { pattern, fail_closed: true, text })
         }
-        MatcherKind::Domain => DomainGlob::new(rule.text()).map(|glob| Matcher::Domain { glob, fail_closed: true }),
-        MatcherKind::Unknown => {
-            Err("a rule needs exactly one of `pattern`, `prefix`, `mcp`, `toolAction`, `glob`, `tokens`, `path` or `domain`".into())
-        }
+        MatcherKind::Domain => DomainGlob::new(rule.text()).map(|glob| Matcher::Domain { glob, fail_closed: true, text }),
+        // Not text rules: `compile_rule` decides them without coming here.
+        MatcherKind::Mcp | MatcherKind::ToolAction | MatcherKind::Unknown => compile_rule(rule),
     }
+}
+
+/// The MCP entry's build carries only the pair matcher (see [`TextMatching`]): a text rule is
+/// invalid there, so its tool fails closed.
+#[cfg(not(feature = "analysis"))]
+fn compile_text_rule(_kind: MatcherKind, rule: &RuleSpec) -> Result<Matcher, String> {
+    Err(format!(
+        "\"{}\" needs toolgate/engine: this build of toolgate (its MCP entry) matches only `mcp` and `toolAction` rules",
+        rule.text()
+    ))
 }
 
 /// A compiled rule and where it came from.
@@ -347,6 +379,7 @@ fn has_ascii_uppercase(text: &str) -> bool {
 /// Only the top level is read: a top-level `|` means no literal is required; groups and
 /// classes end a run; a character followed by a quantifier is not required, so it ends the
 /// run before it. Conservative by construction: `None` whenever in doubt.
+#[cfg(feature = "analysis")]
 pub fn required_literal(pattern: &str) -> Option<String> {
     // Inline flags change how what follows matches; escapes with arguments (`\x41`, `\u{…}`,
     // `\p{L}`, `\1`) would be misread as literals. No prefilter for those.
@@ -466,6 +499,7 @@ pub fn compile(pattern: &str, case_sensitive: bool) -> Result<Regex, String> {
 
 /// The leading word a pattern forces, if any: `^` + ASCII word characters + a boundary that
 /// cannot be a word character (`\b`, `\s`, a space, `$`, or the end of a `(\s|$)` group).
+#[cfg(feature = "analysis")]
 pub fn pinned_word(pattern: &str) -> Option<&str> {
     let rest = pattern.strip_prefix('^')?;
     let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
@@ -495,7 +529,7 @@ impl RuleSet {
     pub fn push(&mut self, matcher: Matcher, origin: RuleRef) {
         let at = self.rules.len();
         match &matcher {
-            Matcher::Regex(rule) => match (&rule.pinned, rule.case_sensitive) {
+            Matcher::Regex(rule, _) => match (&rule.pinned, rule.case_sensitive) {
                 (Some(word), true) => self.exact.entry(word.clone()).or_default().push(at),
                 (Some(word), false) => self.folded.entry(word.clone()).or_default().push(at),
                 (None, case_sensitive) => {
@@ -503,13 +537,13 @@ impl RuleSet {
                     self.unindexed.push((at, bit));
                 }
             },
-            Matcher::Prefix(words) => {
+            Matcher::Prefix(words, _) => {
                 if let Some(first) = words.first() {
                     self.exact.entry(first.clone()).or_default().push(at);
                 }
             }
             Matcher::Pair(pattern) => self.pairs.insert(pattern, at),
-            Matcher::Glob { glob, past_wrappers: false } => match glob.first_word() {
+            Matcher::Glob { glob, past_wrappers: false, .. } => match glob.first_word() {
                 Some(word) => self.glob_words.entry(word.to_owned()).or_default().push(at),
                 None => self.scanned.push(at),
             },
@@ -555,7 +589,7 @@ impl RuleSet {
         let haystack = Haystack::new(subject.text);
         let mut best: Option<usize> = pair_hit;
         let hit = |r: &CompiledRule| match &r.matcher {
-            Matcher::Regex(rule) => rule.is_match(&haystack),
+            Matcher::Regex(rule, _) => rule.is_match(&haystack),
             other => other.is_match(subject),
         };
         let imported = if self.glob_words.is_empty() && self.token_words.is_empty() && self.scanned.is_empty() {
@@ -585,7 +619,7 @@ impl RuleSet {
                 break;
             }
             let matched = self.rules.get(i).is_some_and(|r| match (&r.matcher, bit) {
-                (Matcher::Regex(rule), Some(bit)) => {
+                (Matcher::Regex(rule, _), Some(bit)) => {
                     let present = *present.get_or_insert_with(|| self.sieve.present(subject.text));
                     present & (1 << bit) != 0 && rule.is_match_given_literal(subject.text)
                 }
@@ -638,7 +672,7 @@ mod tests {
                 matcher: MatcherKind::Regex,
                 pattern: p.to_string(),
             };
-            s.push(Matcher::Regex(RegexRule::new(p, *cs).unwrap()), origin);
+            s.push(Matcher::Regex(RegexRule::new(p, *cs).unwrap(), TextMatching), origin);
         }
         s
     }
