@@ -254,6 +254,17 @@ pub struct LayerSpec {
     pub tools: BTreeMap<String, ToolRulesSpec>,
 }
 
+/// A layer's tools from `(tool, rules)` pairs, inserted one at a time (a later pair for the same
+/// tool wins, as with `collect`): collecting into a `BTreeMap` sorts the pairs first, and each
+/// sort it instantiates adds several KB to the .wasm.
+pub(crate) fn tool_map(pairs: impl IntoIterator<Item = (String, ToolRulesSpec)>) -> BTreeMap<String, ToolRulesSpec> {
+    let mut tools = BTreeMap::new();
+    for (tool, rules) in pairs {
+        tools.insert(tool, rules);
+    }
+    tools
+}
+
 impl Default for LayerSpec {
     fn default() -> Self {
         LayerSpec { name: String::new(), kind: LayerKind::User, trusted: true, default_mode: None, tools: BTreeMap::new() }

@@ -675,3 +675,15 @@ fn a_schema_reference_is_kept_and_changes_no_decision() {
     assert_eq!(Policy::new(with).outcome("terminal", &["ls".into()]), Policy::new(without).outcome("terminal", &["ls".into()]));
     assert!(serde_json::from_str::<PolicySpec>(r#"{ "$schema": 3 }"#).is_err());
 }
+
+/// `tool_map` builds what `collect` builds, duplicates included (the later pair wins), without the sort.
+#[test]
+fn tool_map_equals_collecting_into_a_btree_map() {
+    let mut below = crate::test_support::random_below(7);
+    for _ in 0..200 {
+        let pairs: Vec<(String, ToolRulesSpec)> =
+            (0..below(8)).map(|_| (format!("tool{}", below(4)), allow(&[&format!("^cmd{}\\b", below(100))]))).collect();
+        let collected: BTreeMap<String, ToolRulesSpec> = pairs.clone().into_iter().collect();
+        assert_eq!(tool_map(pairs.clone()), collected, "{pairs:?}");
+    }
+}

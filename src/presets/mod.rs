@@ -672,9 +672,9 @@ pub(crate) fn layers_for(presets: &[Preset], kinds: &FxHashMap<String, InputKind
     if presets.is_empty() {
         return Vec::new();
     }
-    let mut tools: Vec<&String> =
+    // In any order: the layer's map orders its tools.
+    let tools: Vec<&String> =
         kinds.iter().filter(|(_, kind)| matches!(kind, InputKind::Command { shell: Shell::Posix })).map(|(tool, _)| tool).collect();
-    tools.sort();
     let mut seen = Vec::new();
     let mut layers = Vec::new();
     for preset in presets {
@@ -688,7 +688,7 @@ pub(crate) fn layers_for(presets: &[Preset], kinds: &FxHashMap<String, InputKind
             kind: LayerKind::Defaults,
             trusted: true,
             default_mode: None,
-            tools: tools.iter().map(|tool| ((*tool).clone(), rules.clone())).collect(),
+            tools: crate::policy::tool_map(tools.iter().map(|tool| ((*tool).clone(), rules.clone()))),
         });
     }
     layers

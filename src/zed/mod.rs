@@ -105,19 +105,15 @@ fn layer_from_settings(name: &str, kind: LayerKind, trusted: bool, settings: &Va
             ..e
         })?,
     };
-    let tools = permissions
-        .tools
-        .into_iter()
-        .map(|(tool, r)| {
-            let spec = ToolRulesSpec {
-                default_mode: r.default,
-                always_allow: rules(r.always_allow),
-                always_deny: rules(r.always_deny),
-                always_confirm: rules(r.always_confirm),
-            };
-            (tool, spec)
-        })
-        .collect();
+    let tools = crate::policy::tool_map(permissions.tools.into_iter().map(|(tool, r)| {
+        let spec = ToolRulesSpec {
+            default_mode: r.default,
+            always_allow: rules(r.always_allow),
+            always_deny: rules(r.always_deny),
+            always_confirm: rules(r.always_confirm),
+        };
+        (tool, spec)
+    }));
     Ok((LayerSpec { name: name.to_owned(), kind, trusted, default_mode: permissions.default, tools }, legacy))
 }
 
