@@ -12,7 +12,9 @@ let slots = new Float64Array(0);
 let text = '';
 let keys = [];
 let at = 0;
-// A Float64Array over the whole memory, made again only when the memory grows (a new buffer).
+// Views over the whole memory of the instance read last, made again only when the instance
+// changes or its memory grows (a new buffer).
+let lastMemory = null;
 let view = new Float64Array(0);
 let bytes = new Uint8Array(0);
 
@@ -84,16 +86,20 @@ function readRuleRef() {
 
 /** Points the reader at a result in `memory`; returns the slot where it must end. */
 function begin(memory, slotsPtr, slotsLen, textPtr, textLen) {
-  if (view.buffer !== memory.buffer) {
+  // The same instance as last time, and its memory has not grown (growing detaches the old
+  // buffer, whose length then reads 0): the views still hold. Checked this way because the
+  // `buffer` getters and the WeakMap cost more than the rest of reading a small result.
+  if (memory !== lastMemory || bytes.byteLength === 0) {
     view = new Float64Array(memory.buffer);
     bytes = new Uint8Array(memory.buffer);
+    keys = keysOf.get(memory);
+    if (keys === undefined) keysOf.set(memory, (keys = []));
+    lastMemory = memory;
   }
   // Slots are 8-byte aligned (a Vec<f64>), so they index the whole-memory view directly.
   slots = view;
   at = slotsPtr / 8;
   text = textLen === 0 ? '' : decoder.decode(bytes.subarray(textPtr, textPtr + textLen));
-  keys = keysOf.get(memory);
-  if (keys === undefined) keysOf.set(memory, (keys = []));
   return at + slotsLen;
 }
 
