@@ -120,6 +120,21 @@ test('the fast methods check their arguments exactly like decide()', () => {
   assert.equal(policy.needsApproval('github', 'x', 'yolo'), false, 'the policy still works after the errors');
 });
 
+test('results read the same after wasm memory grows (the reader\'s views over the old buffer are dropped)', () => {
+  const policy = new toolgate.McpPolicy({ mcpAllowedTools: ['github:*', 'bad entry'], mcpToolsProtection: false });
+  const calls = [['github', 'x'], ['docs', 'search'], ['a:b', 'x']];
+  const before = calls.map(([s, t]) => policy.decide(s, t, 'yolo'));
+  const bytes = () => toolgate.__toolgate.memory().buffer.byteLength;
+  const start = bytes();
+  // A large policy makes the module grow its memory, which detaches the buffer every view was over.
+  const big = new toolgate.McpPolicy({ mcpAllowedTools: Array.from({ length: 20000 }, (_, i) => `server${i}:tool${i}`), mcpToolsProtection: false });
+  assert.ok(bytes() > start, `memory did not grow (${start} bytes)`);
+  assert.deepEqual(calls.map(([s, t]) => policy.decide(s, t, 'yolo')), before);
+  assert.equal(big.decide('server7', 'tool7', 'yolo').matched.entry, 'server7:tool7');
+  big.free();
+  policy.free();
+});
+
 test('the web build, initialised synchronously from bytes, decides exactly like the Node build', async () => {
   const webPath = require.resolve('toolgate/web');
   const web = await import(pathToFileURL(webPath).href);
