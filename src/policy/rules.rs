@@ -520,8 +520,11 @@ fn basename(program: &str) -> &str {
 }
 
 /// The leading run of ASCII word characters of an item, as a pinned word would meet it.
+///
+/// A byte scan: a non-ASCII character's first byte is no word character either, so it stops at
+/// the same (char-boundary) place a scan by `char` would, without decoding UTF-8.
 fn leading_word(text: &str) -> &str {
-    let len = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
+    let len = text.bytes().position(|b| !(b.is_ascii_alphanumeric() || b == b'_')).unwrap_or(text.len());
     text.get(..len).unwrap_or_default()
 }
 
@@ -578,7 +581,13 @@ impl RuleSet {
         let none: &[usize] = &[];
         // Regex rules pin an ASCII word; prefix rules file their whole first word.
         let word = leading_word(subject.text);
-        let first_word = subject.text.split_whitespace().next().unwrap_or_default();
+        // Only prefix rules, case-sensitive pinned words and command globs are filed by the whole
+        // first word: without them, splitting the text (by Unicode whitespace) would find nothing.
+        let first_word = if self.exact.is_empty() && self.glob_words.is_empty() {
+            ""
+        } else {
+            subject.text.split_whitespace().next().unwrap_or_default()
+        };
         let pinned = self.exact.get(word).map_or(none, Vec::as_slice);
         let prefixed = if first_word != word { self.exact.get(first_word).map_or(none, Vec::as_slice) } else { none };
         let folded = match (self.folded.is_empty(), has_ascii_uppercase(word)) {
@@ -866,6 +875,67 @@ mod tests {
             let indexed = set.first_match(&subject).map(|r| r.origin.index);
             let scanned = set.first_match_by_scan(&subject).map(|r| r.origin.index);
             assert_eq!(indexed, scanned, "{subject:?}");
+        }
+    }
+
+    /// Sets of a few rules each (so some indexes are empty and their look-ups skipped), over texts
+    /// with non-ASCII letters and Unicode whitespace: the indexes answer what a scan answers.
+    #[test]
+    fn small_sets_of_text_rules_agree_with_a_scan() {
+        let rules = [
+            RuleSpec::regex(r"^git\b", false),
+            RuleSpec::regex(r"^git\s+push", false),
+            RuleSpec::regex(r"^GIT\b", true),
+            RuleSpec::regex(r"^caf\b", false),
+            RuleSpec::regex("status", false),
+            RuleSpec::regex("/etc/shadow", false),
+            RuleSpec::prefix("git status"),
+            RuleSpec::prefix("café"),
+            RuleSpec::glob("git *"),
+            RuleSpec::tokens("git log|push"),
+        ];
+        let words = ["git", "GIT", "Git", "push", "status", "café", "caf", "caf\u{e9}x", "x", "", "/etc/shadow", "log", "ß"];
+        let spaces = [" ", "  ", "\u{a0}", "\u{2003}", "\t"];
+        let mut below = crate::test_support::random_below(5);
+        for _ in 0..3000 {
+            let mut set = RuleSet::default();
+            for i in 0..1 + below(4) {
+                let rule = &rules[below(rules.len())];
+                let origin = RuleRef {
+                    layer: "u".into(),
+                    tool: "t".into(),
+                    list: ListKind::AlwaysAllow,
+                    index: i,
+                    matcher: MatcherKind::of(rule),
+                    pattern: rule.text().into(),
+                };
+                set.push(compile_rule(rule).unwrap(), origin);
+            }
+            let mut text = String::new();
+            for n in 0..below(4) {
+                if n > 0 {
+                    text.push_str(spaces[below(spaces.len())]);
+                }
+                text.push_str(words[below(words.len())]);
+            }
+            let subject = Subject::text(&text);
+            assert_eq!(
+                set.first_match(&subject).map(|r| r.origin.index),
+                set.first_match_by_scan(&subject).map(|r| r.origin.index),
+                "{text:?}"
+            );
+        }
+    }
+
+    /// The byte scan stops where a scan by `char` stops.
+    #[test]
+    fn the_leading_word_is_the_one_a_char_scan_finds() {
+        let by_char = |text: &str| {
+            let len = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
+            text[..len].to_owned()
+        };
+        for text in ["git status", "café", "caf\u{e9}", "a_b9-c", "", "é", "ab\u{2003}c", "x\u{1F600}y", "__", "9z/x"] {
+            assert_eq!(leading_word(text), by_char(text), "{text:?}");
         }
     }
 
