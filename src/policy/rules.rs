@@ -670,6 +670,18 @@ impl RuleSet {
 mod tests {
     use super::*;
 
+    /// Where a test's rule came from: its position and kind, in a layer and tool that do not matter.
+    fn origin(index: usize, rule: &RuleSpec) -> RuleRef {
+        RuleRef {
+            layer: "u".into(),
+            tool: "t".into(),
+            list: ListKind::AlwaysAllow,
+            index,
+            matcher: MatcherKind::of(rule),
+            pattern: rule.text().into(),
+        }
+    }
+
     fn set(patterns: &[(&str, bool)]) -> RuleSet {
         let mut s = RuleSet::default();
         for (i, (p, cs)) in patterns.iter().enumerate() {
@@ -822,14 +834,7 @@ mod tests {
         ];
         let mut set = RuleSet::default();
         for (i, rule) in rules.iter().enumerate() {
-            let origin = RuleRef {
-                layer: "u".into(),
-                tool: "t".into(),
-                list: ListKind::AlwaysAllow,
-                index: i,
-                matcher: MatcherKind::of(rule),
-                pattern: rule.text().into(),
-            };
+            let origin = origin(i, rule);
             let list = if i % 3 == 0 { ListKind::AlwaysDeny } else { ListKind::AlwaysAllow };
             set.push(compile_rule(rule).unwrap().for_list(list), origin);
         }
@@ -901,14 +906,7 @@ mod tests {
             let mut set = RuleSet::default();
             for i in 0..1 + below(4) {
                 let rule = &rules[below(rules.len())];
-                let origin = RuleRef {
-                    layer: "u".into(),
-                    tool: "t".into(),
-                    list: ListKind::AlwaysAllow,
-                    index: i,
-                    matcher: MatcherKind::of(rule),
-                    pattern: rule.text().into(),
-                };
+                let origin = origin(i, rule);
                 set.push(compile_rule(rule).unwrap(), origin);
             }
             let mut text = String::new();
@@ -956,14 +954,7 @@ mod tests {
                 } else {
                     RuleSpec::mcp(entries[next(entries.len())])
                 };
-                let origin = RuleRef {
-                    layer: "u".into(),
-                    tool: "t".into(),
-                    list: ListKind::AlwaysAllow,
-                    index: i,
-                    matcher: MatcherKind::of(&rule),
-                    pattern: rule.text().into(),
-                };
+                let origin = origin(i, &rule);
                 set.push(compile_rule(&rule).unwrap().for_list(ListKind::AlwaysAllow), origin);
             }
             assert!(set.only_pairs());
