@@ -47,13 +47,17 @@ impl LiteralSieve {
     pub fn present(&self, text: &str) -> u64 {
         let all = if self.literals.len() >= CAPACITY { u64::MAX } else { (1u64 << self.literals.len()) - 1 };
         let bytes = text.as_bytes();
+        let starts = |b: u8| self.starting_with.get(usize::from(b)).copied().unwrap_or(0);
         let mut found = 0u64;
-        for (at, &b) in bytes.iter().enumerate() {
-            let mut candidates = self.starting_with.get(usize::from(b)).copied().unwrap_or(0) & !found;
+        let mut at = 0;
+        // Most bytes start no literal still missing: a tight scan skips them.
+        while let Some(skip) = bytes.get(at..).and_then(|rest| rest.iter().position(|&b| starts(b) & !found != 0)) {
+            at += skip;
+            let rest = bytes.get(at..).unwrap_or_default();
+            let mut candidates = rest.first().map_or(0, |&b| starts(b)) & !found;
             while candidates != 0 {
                 let bit = candidates.trailing_zeros();
                 candidates &= candidates - 1;
-                let rest = bytes.get(at..).unwrap_or_default();
                 if self.literals.get(bit as usize).is_some_and(|(literal, ignore_case)| starts_with(rest, literal, *ignore_case)) {
                     found |= 1 << bit;
                 }
@@ -61,6 +65,7 @@ impl LiteralSieve {
             if found == all {
                 break;
             }
+            at += 1;
         }
         found
     }
