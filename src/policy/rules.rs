@@ -578,7 +578,6 @@ impl RuleSet {
             // word lookups below (which find nothing in a set without such rules) are skipped.
             return pair_hit.and_then(|i| self.rules.get(i));
         }
-        let none: &[usize] = &[];
         // Regex rules pin an ASCII word; prefix rules file their whole first word.
         let word = leading_word(subject.text);
         // Only prefix rules, case-sensitive pinned words and command globs are filed by the whole
@@ -588,31 +587,17 @@ impl RuleSet {
         } else {
             subject.text.split_whitespace().next().unwrap_or_default()
         };
-        let pinned = self.exact.get(word).map_or(none, Vec::as_slice);
-        let prefixed = if first_word != word { self.exact.get(first_word).map_or(none, Vec::as_slice) } else { none };
-        let folded = match (self.folded.is_empty(), has_ascii_uppercase(word)) {
-            (true, _) => none,
-            (false, false) => self.folded.get(word).map_or(none, Vec::as_slice),
-            (false, true) => self.folded.get(word.to_ascii_lowercase().as_str()).map_or(none, Vec::as_slice),
-        };
         let haystack = Haystack::new(subject.text);
         let mut best: Option<usize> = pair_hit;
         let hit = |r: &CompiledRule| match &r.matcher {
             Matcher::Regex(rule, _) => rule.is_match(&haystack),
             other => other.is_match(subject),
         };
-        let imported = if self.glob_words.is_empty() && self.token_words.is_empty() && self.scanned.is_empty() {
-            [none, none, none]
-        } else {
-            [
-                self.glob_words.get(first_word).map_or(none, Vec::as_slice),
-                self.token_words.get(basename(subject.first_token())).map_or(none, Vec::as_slice),
-                self.scanned.as_slice(),
-            ]
-        };
-        for candidates in [pinned, prefixed, folded].into_iter().chain(imported) {
-            // Each list is in policy order: its first hit is its earliest.
-            for &i in candidates {
+        // Each list is in policy order: its first hit is its earliest, and the earliest of all
+        // lists' first hits is the answer whatever order the lists are read in. An empty index
+        // is not looked up at all.
+        let mut earliest_of = |candidates: Option<&Vec<usize>>| {
+            for &i in candidates.map_or(&[][..], Vec::as_slice) {
                 if best.is_some_and(|b| b < i) {
                     break;
                 }
@@ -621,6 +606,28 @@ impl RuleSet {
                     break;
                 }
             }
+        };
+        if !self.exact.is_empty() {
+            earliest_of(self.exact.get(word));
+            if first_word != word {
+                earliest_of(self.exact.get(first_word));
+            }
+        }
+        if !self.folded.is_empty() {
+            earliest_of(if has_ascii_uppercase(word) {
+                self.folded.get(word.to_ascii_lowercase().as_str())
+            } else {
+                self.folded.get(word)
+            });
+        }
+        if !self.glob_words.is_empty() {
+            earliest_of(self.glob_words.get(first_word));
+        }
+        if !self.token_words.is_empty() {
+            earliest_of(self.token_words.get(basename(subject.first_token())));
+        }
+        if !self.scanned.is_empty() {
+            earliest_of(Some(&self.scanned));
         }
         let mut present = None;
         for &(i, bit) in &self.unindexed {
