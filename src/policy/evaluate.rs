@@ -286,7 +286,7 @@ fn fill(template: &str, hit: &Hit) -> String {
             Some("detail") => Some(hit.detail.as_deref().unwrap_or_default()),
             Some("index") => {
                 if let Some(r) = rule {
-                    out.push_str(&r.index.to_string());
+                    push_decimal(&mut out, r.index);
                 }
                 Some("")
             }
@@ -305,6 +305,22 @@ fn fill(template: &str, hit: &Hit) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Writes `n` in decimal: what `n.to_string()` gives, without a string of its own or the
+/// formatting machinery (an allowlist entry's index is in every "allowed" message).
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        start -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(digits.get(start..).and_then(|d| std::str::from_utf8(d).ok()).unwrap_or_default());
 }
 
 /// The standard explanation of a gate's decision.
@@ -659,6 +675,22 @@ mod tests {
             let template: String = (0..next(6)).map(|_| pieces[next(pieces.len())]).collect();
             let h = if next(2) == 0 { hit("git push", Some("why")) } else { Hit::default() };
             assert_eq!(fill(&template, &h), plain(&template, &h), "{template:?}");
+        }
+    }
+
+    /// The digit writer against `to_string`, at the edges and on random numbers of every length.
+    #[test]
+    fn decimals_are_written_as_to_string_writes_them() {
+        let mut seed = 17u64;
+        let mut numbers = vec![0, 1, 9, 10, 99, 100, usize::MAX, usize::MAX - 1];
+        for _ in 0..2000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            numbers.push((seed >> (seed % 64)) as usize);
+        }
+        for n in numbers {
+            let mut out = String::from("entry ");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("entry {n}"));
         }
     }
 
