@@ -16,7 +16,7 @@ let at = 0;
 // changes or its memory grows (a new buffer).
 let lastMemory = null;
 let view = new Float64Array(0);
-let bytes = new Uint8Array(0);
+let buffer = new ArrayBuffer(0);
 
 export function decodeTape(memory, slotsPtr, slotsLen, textPtr, textLen) {
   const end = begin(memory, slotsPtr, slotsLen, textPtr, textLen);
@@ -89,9 +89,9 @@ function begin(memory, slotsPtr, slotsLen, textPtr, textLen) {
   // The same instance as last time, and its memory has not grown (growing detaches the old
   // buffer, whose length then reads 0): the views still hold. Checked this way because the
   // `buffer` getters and the WeakMap cost more than the rest of reading a small result.
-  if (memory !== lastMemory || bytes.byteLength === 0) {
-    view = new Float64Array(memory.buffer);
-    bytes = new Uint8Array(memory.buffer);
+  if (memory !== lastMemory || buffer.byteLength === 0) {
+    buffer = memory.buffer;
+    view = new Float64Array(buffer);
     keys = keysOf.get(memory);
     if (keys === undefined) keysOf.set(memory, (keys = []));
     lastMemory = memory;
@@ -99,7 +99,8 @@ function begin(memory, slotsPtr, slotsLen, textPtr, textLen) {
   // Slots are 8-byte aligned (a Vec<f64>), so they index the whole-memory view directly.
   slots = view;
   at = slotsPtr / 8;
-  text = textLen === 0 ? '' : decoder.decode(bytes.subarray(textPtr, textPtr + textLen));
+  // A view made by the constructor: `subarray` looks up the species constructor on every call.
+  text = textLen === 0 ? '' : decoder.decode(new Uint8Array(buffer, textPtr, textLen));
   return at + slotsLen;
 }
 
