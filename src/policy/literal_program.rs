@@ -150,6 +150,30 @@ impl LiteralProgram {
         Some(LiteralProgram { steps, case_sensitive })
     }
 
+    /// The program of the pattern an "always allow" suggestion writes for these words —
+    /// `^w\b` for one, `^w1\s+w2…\s+wn(\s|$)` for more, each word escaped — built from the words
+    /// instead of read back from that text: what [`LiteralProgram::parse`] reads from it (a test in
+    /// `suggest.rs` compares them). `None` where the reader would not take a word as literal
+    /// characters (a non-ASCII or control character), or the program would be too long.
+    pub(crate) fn command_prefix(words: &[&str]) -> Option<Self> {
+        if words.is_empty() || 2 * words.len() > MAX_STEPS {
+            return None;
+        }
+        let mut steps = Vec::with_capacity(2 * words.len());
+        for (i, word) in words.iter().enumerate() {
+            if word.is_empty() || !word.bytes().all(|b| b.is_ascii() && !b.is_ascii_control()) {
+                return None;
+            }
+            steps.push(Step::Literal(word.as_bytes().to_vec()));
+            steps.push(match (i + 1 == words.len(), words.len()) {
+                (false, _) => Step::Spaces,
+                (true, 1) => Step::Boundary,
+                (true, _) => Step::SpaceOrEnd,
+            });
+        }
+        Some(LiteralProgram { steps, case_sensitive: false })
+    }
+
     /// Whether the program matches at the start of `text`.
     pub(crate) fn is_match(&self, text: &str) -> bool {
         self.run(0, text.as_bytes(), 0)

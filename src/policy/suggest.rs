@@ -16,6 +16,7 @@
 //! - URL patterns end at the host (`(?:[:/?#]|$)`), so `github.com` does not also cover
 //!   `github.com.evil.example`, which Zed's `^https?://github\.com` does.
 
+use super::literal_program::LiteralProgram;
 use super::options::Suggestion;
 use super::path::normalize_path;
 use super::RuleSpec;
@@ -141,25 +142,35 @@ fn prefix(text: &str) -> Option<Prefix<'_>> {
 /// Whether `pattern` compiles and, as an always-allow rule (case-insensitive), covers `input`.
 fn covers(pattern: &str, input: &str) -> bool {
     // The patterns built here are almost always literal programs: no regex engine needed.
-    match super::literal_program::LiteralProgram::parse(pattern, false) {
+    match LiteralProgram::parse(pattern, false) {
         Some(program) => program.is_match(input),
         None => regex_lite::RegexBuilder::new(pattern).case_insensitive(true).build().is_ok_and(|re| re.is_match(input)),
     }
 }
 
+/// `^a\b` for one token, `^a\s+b\s+c(\s|$)` for more, each escaped, written into one string.
+fn prefix_pattern(tokens: &[&str]) -> String {
+    let mut pattern = String::with_capacity(tokens.iter().map(|t| t.len() + 3).sum::<usize>() + 8);
+    pattern.push('^');
+    for (i, token) in tokens.iter().enumerate() {
+        if i > 0 {
+            pattern.push_str("\\s+");
+        }
+        pattern.push_str(&escape(token));
+    }
+    pattern.push_str(if tokens.len() == 1 { "\\b" } else { "(\\s|$)" });
+    pattern
+}
+
 fn build(prefix: &Prefix<'_>, source: &str) -> Option<Suggestion> {
     let tokens: Vec<&str> = prefix.assignments.iter().copied().chain([prefix.name]).chain(prefix.subcommand).collect();
-    let (last, rest) = tokens.split_last()?;
-    // `^a\b` for one token, `^a\s+b\s+c(\s|$)` for more, written into one string.
-    let mut pattern = String::with_capacity(source.len() + 16);
-    pattern.push('^');
-    for token in rest {
-        pattern.push_str(&escape(token));
-        pattern.push_str("\\s+");
-    }
-    pattern.push_str(&escape(last));
-    pattern.push_str(if rest.is_empty() { "\\b" } else { "(\\s|$)" });
-    covers(&pattern, source).then(|| Suggestion {
+    let pattern = prefix_pattern(&tokens);
+    // The program that pattern reads as, built from the tokens instead of read back from it.
+    let covered = match LiteralProgram::command_prefix(&tokens) {
+        Some(program) => program.is_match(source),
+        None => covers(&pattern, source),
+    };
+    covered.then(|| Suggestion {
         rule: RuleSpec::regex(pattern.clone(), false),
         pattern,
         display: tokens.join(" "),
@@ -465,6 +476,29 @@ mod tests {
             assert!(regex_lite::Regex::new(&s.pattern).is_ok(), "{}", s.pattern);
             assert!(matches(&s.pattern, source), "{} vs {source:?}", s.pattern);
             assert_eq!(s.source, source);
+        }
+    }
+
+    /// The program built from a suggestion's tokens is the one read back from its pattern, for
+    /// random tokens (metacharacters, non-ASCII and control characters among them); and it is built
+    /// whenever the tokens are printable ASCII, so the shortcut is the path suggestions take.
+    #[test]
+    fn a_prefix_program_built_from_tokens_is_the_one_its_pattern_reads_as() {
+        let alphabet =
+            ["a", "Z", "0", "-", "_", "=", ".", "+", "(", ")", "|", "*", "\\", "$", "^", "[", "#", "~", "<", "é", "\u{1}", "\u{7f}"];
+        let mut next = crate::test_support::random_below(0x5EED_CAFE);
+        for _ in 0..5000 {
+            let tokens: Vec<String> =
+                (0..1 + next(18)).map(|_| (0..1 + next(4)).map(|_| alphabet[next(alphabet.len())]).collect()).collect();
+            let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+            let pattern = prefix_pattern(&tokens);
+            let read_back = LiteralProgram::parse(&pattern, false);
+            match LiteralProgram::command_prefix(&tokens) {
+                Some(program) => assert_eq!(Some(program), read_back, "{tokens:?} as {pattern}"),
+                None => assert_eq!(read_back, None, "{tokens:?} as {pattern}"),
+            }
+            let printable = tokens.iter().all(|t| t.bytes().all(|b| (b' '..=b'~').contains(&b)));
+            assert_eq!(LiteralProgram::command_prefix(&tokens).is_some(), printable && tokens.len() <= 16, "{tokens:?}");
         }
     }
 
