@@ -66,6 +66,10 @@ struct Tape {
 
 thread_local! {
     static TAPE: RefCell<Tape> = RefCell::new(Tape::default());
+    /// The instance's memory, fetched once: `wasm_bindgen::memory()` crosses to JavaScript and
+    /// takes an externref slot on every call. The object stays the same when memory grows (only
+    /// its buffer changes, which tape.js checks).
+    static MEMORY: JsValue = wasm_bindgen::memory();
 }
 
 /// Converts a result to a plain JS value through the tape; `None` when it has no JSON form
@@ -180,14 +184,8 @@ fn through_tape(write: impl FnOnce(&mut Tape) -> Result<(), Unsupported>, decode
             tape.keys.retain(|_, id| (*id as usize) < known);
             return None;
         }
-        let js = decode(
-            &wasm_bindgen::memory(),
-            tape.slots.as_ptr() as u32,
-            u32::try_from(tape.slots.len()).ok()?,
-            tape.text.as_ptr() as u32,
-            u32::try_from(tape.text.len()).ok()?,
-        );
-        Some(js)
+        let (slots, text) = (u32::try_from(tape.slots.len()).ok()?, u32::try_from(tape.text.len()).ok()?);
+        Some(MEMORY.with(|memory| decode(memory, tape.slots.as_ptr() as u32, slots, tape.text.as_ptr() as u32, text)))
     })
 }
 
