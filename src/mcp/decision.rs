@@ -325,20 +325,39 @@ impl McpPolicy {
         }
     }
 
+    /// Runs `f` on the call's names as the evaluator's inputs, in two strings reused from call
+    /// to call (an MCP decision is small enough that copying the names was a fifth of it).
+    fn with_inputs<R>(server_id: &str, tool_name: &str, f: impl FnOnce(&[String]) -> R) -> R {
+        thread_local! {
+            static INPUTS: std::cell::RefCell<[String; 2]> = const { std::cell::RefCell::new([String::new(), String::new()]) };
+        }
+        INPUTS.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut inputs) => {
+                let [server, tool] = &mut *inputs;
+                server.clear();
+                server.push_str(server_id);
+                tool.clear();
+                tool.push_str(tool_name);
+                f(&*inputs)
+            }
+            Err(_) => f(&[server_id.to_owned(), tool_name.to_owned()]),
+        })
+    }
+
     /// The core decision for a call.
     pub fn decide_core(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> Decision {
-        self.policy(mode).decide(CURSOR_MCP, &[server_id.to_owned(), tool_name.to_owned()])
+        Self::with_inputs(server_id, tool_name, |inputs| self.policy(mode).decide(CURSOR_MCP, inputs))
     }
 
     /// The boolean: whether the call needs approval.
     pub fn needs_approval(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> bool {
-        self.policy(mode).outcome(CURSOR_MCP, &[server_id.to_owned(), tool_name.to_owned()]) != Outcome::Allow
+        Self::with_inputs(server_id, tool_name, |inputs| self.policy(mode).outcome(CURSOR_MCP, inputs)) != Outcome::Allow
     }
 
     /// Cursor's view of the decision: reason, the matching entry and allowlist candidates.
     pub fn decide(&self, server_id: &str, tool_name: &str, mode: AutoRunMode) -> McpDecision {
         // The core's suggestions are left out: Cursor's answer carries its own candidates.
-        let decision = self.policy(mode).decide_without_suggestions(CURSOR_MCP, &[server_id.to_owned(), tool_name.to_owned()]);
+        let decision = Self::with_inputs(server_id, tool_name, |inputs| self.policy(mode).decide_without_suggestions(CURSOR_MCP, inputs));
         let reason = decision.reason;
         let matched = decision.rule.as_ref().filter(|_| reason == Reason::Allowlisted).map(|rule| MatchedEntry {
             list: if rule.layer == ADMIN_LAYER { AllowlistSource::Admin } else { AllowlistSource::User },
