@@ -108,14 +108,15 @@ pub(crate) fn ok_with(key: &str, value: JsValue) -> JsValue {
     answer.into()
 }
 
-/// Converts a result to a plain JS value: objects, arrays, strings, numbers, booleans.
+/// Converts a result to a plain JS value (objects, arrays, strings, numbers, booleans) through
+/// the tape. Every result type has a JSON form, so this fails only on a value with none (bytes),
+/// which no result holds: then it throws rather than hand back something else.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    if let Some(js) = tape::to_js(value) {
-        return Ok(js);
-    }
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| error(&format!("toolgate could not convert its result: {e}")))
+    tape::to_js(value).ok_or_else(unconvertible)
+}
+
+fn unconvertible() -> JsValue {
+    error("toolgate could not convert its result into a JavaScript value")
 }
 
 pub(crate) fn to_ts<T: Serialize + tsify::Tsify>(value: &T) -> Result<Ts<T>, JsValue> {
@@ -123,10 +124,7 @@ pub(crate) fn to_ts<T: Serialize + tsify::Tsify>(value: &T) -> Result<Ts<T>, JsV
 }
 
 /// [`to_ts`] for a hot result with a fixed-shape writer of its own (`tape::decision_to_js`,
-/// `tape::mcp_decision_to_js`); the generic path when that writer cannot express the value.
-pub(crate) fn to_ts_fixed<T: Serialize + tsify::Tsify>(value: &T, fixed: fn(&T) -> Option<JsValue>) -> Result<Ts<T>, JsValue> {
-    match fixed(value) {
-        Some(js) => Ok(Ts::new_unchecked(js)),
-        None => to_ts(value),
-    }
+/// `tape::mcp_decision_to_js`).
+pub(crate) fn to_ts_fixed<T: tsify::Tsify>(value: &T, fixed: fn(&T) -> Option<JsValue>) -> Result<Ts<T>, JsValue> {
+    fixed(value).map(Ts::new_unchecked).ok_or_else(unconvertible)
 }

@@ -73,7 +73,7 @@ thread_local! {
 }
 
 /// Converts a result to a plain JS value through the tape; `None` when it has no JSON form
-/// (the caller then falls back to serde-wasm-bindgen).
+/// (the caller then throws: no result type has such a value).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Option<JsValue> {
     through_tape(|tape| value.serialize(tape), decode_tape)
 }
