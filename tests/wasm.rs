@@ -66,7 +66,140 @@ fn bigint_and_cyclic_settings_are_errors() {
     Reflect::set(&s, &"mcpAllowedTools".into(), &js_sys::BigInt::from(1u32).into()).unwrap();
     assert!(error_message(JsMcpPolicy::new(tsify::Ts::new_unchecked(s.clone().into())).unwrap_err()).contains("BigInt"));
     Reflect::set(&s, &"mcpAllowedTools".into(), &s).unwrap();
-    assert!(error_message(JsMcpPolicy::new(tsify::Ts::new_unchecked(s.into())).unwrap_err()).starts_with("settings could not be read"));
+    let cyclic = error_message(JsMcpPolicy::new(tsify::Ts::new_unchecked(s.into())).unwrap_err());
+    assert_eq!(cyclic, "settings.mcpAllowedTools: invalid type: map, expected a sequence");
+}
+
+/// Settings past the 4 MiB budget are refused by the MCP entry's reader as they are as JSON text.
+#[wasm_bindgen_test]
+fn settings_past_the_budget_are_refused() {
+    let list = Array::new();
+    for i in 0..320_000 {
+        list.push(&JsValue::from_str(&format!("server{i}:tool")));
+    }
+    let s = Object::new();
+    Reflect::set(&s, &"mcpAllowedTools".into(), &list).unwrap();
+    let err = error_message(JsMcpPolicy::new(tsify::Ts::new_unchecked(s.into())).unwrap_err());
+    assert!(err.starts_with("settings is at least ") && err.ends_with("at most 4194304 bytes (4 MiB)"), "{err}");
+}
+
+/// The MCP entry's own reader of settings, lists, name kinds and split options (`js_reader`)
+/// agrees with the serde reader every other argument goes through (`JSON.stringify`, then
+/// serde_json) on random values: the same value when both read one, the same message — field
+/// path and serde's words — when both refuse. Values are drawn so the two texts can agree: no
+/// floats JSON and JavaScript write differently (`1e21`), no control characters in strings.
+#[wasm_bindgen_test]
+fn the_mcp_reader_agrees_with_the_serde_reader() {
+    use toolgate::bindings::js_reader;
+    use toolgate::input::from_json;
+    use toolgate::mcp::{McpSettings, NameKind};
+    let mut below = random_below(0xA11CE);
+    let leaf = |k: usize| -> JsValue {
+        match k {
+            0 => JsValue::TRUE,
+            1 => JsValue::FALSE,
+            2 => JsValue::NULL,
+            3 => JsValue::UNDEFINED,
+            4 => JsValue::from(7),
+            5 => JsValue::from(-3),
+            6 => JsValue::from(1.5),
+            7 => JsValue::from(f64::NAN),
+            8 => "a:b".into(),
+            9 => "server".into(),
+            10 => "é😀 \"q\"".into(),
+            11 => js_sys::Function::new_no_args("return 1").into(),
+            _ => Object::new().into(),
+        }
+    };
+    let value = |depth: usize, below: &mut dyn FnMut(usize) -> usize| -> JsValue {
+        if depth > 0 && below(3) == 0 {
+            let array = Array::new();
+            for _ in 0..below(4) {
+                array.push(&leaf(below(13)));
+            }
+            if below(4) == 0 {
+                array.push(&leaf(8));
+                array.set(array.length() + 1, leaf(8)); // a hole
+            }
+            return array.into();
+        }
+        leaf(below(13))
+    };
+    let fields = [
+        "mcpAllowedTools",
+        "adminMcpAllowedTools",
+        "mcpToolsProtection",
+        "playwrightProtection",
+        "isDisabledByAdmin",
+        "isAdminControlled",
+        "mcpAllowlistsEnabled",
+        "yoloMcpToolsDisabled",
+        "fallbackServerId",
+        "knownServerIds",
+        "other",
+    ];
+    let show = |v: &JsValue| JSON::stringify(v).ok().and_then(|t| t.as_string());
+    let serde_side =
+        |v: &JsValue, read: &dyn Fn(&str) -> Result<String, String>| -> Result<String, String> { read(&show(v).ok_or("not JSON")?) };
+    let (mut accepted, mut refused) = (0, 0);
+    for _ in 0..3000 {
+        let object = Object::new();
+        for _ in 0..below(4) {
+            let field = fields[below(fields.len())];
+            let v = value(1, &mut below);
+            Reflect::set(&object, &field.into(), &v).unwrap();
+        }
+        // Mostly objects; sometimes a value that is no object at all (not an array: serde reads
+        // a struct from a sequence by position, which this reader refuses on purpose).
+        let top: JsValue = match below(8) {
+            0 => leaf(below(11)),
+            _ => object.into(),
+        };
+        if top.is_undefined() {
+            continue;
+        }
+        let ours = js_reader::settings(&top, "settings").map(|s| format!("{s:?}")).map_err(error_message);
+        let theirs = serde_side(&top, &|t| from_json::<McpSettings>("settings", t).map(|s| format!("{s:?}")).map_err(|e| e.to_string()));
+        assert_eq!(ours, theirs, "settings {:?}", show(&top));
+        if ours.is_ok() {
+            accepted += 1;
+        } else {
+            refused += 1;
+        }
+        let ours = js_reader::split_options(&top, "options").map(|o| format!("{o:?}")).map_err(error_message);
+        let theirs = serde_side(&top, &|t| {
+            from_json::<SplitOptions>("options", t)
+                .map(|o| format!("{:?}", (o.fallback_server_id, o.known_server_ids)))
+                .map_err(|e| e.to_string())
+        });
+        assert_eq!(ours, theirs, "options {:?}", show(&top));
+        // A value JSON cannot write at all (undefined, a function) is refused by both, in other words.
+        let list = value(1, &mut below);
+        if show(&list).is_none() {
+            assert!(js_reader::string_list(&list, "list").is_err());
+        } else {
+            let ours = js_reader::string_list(&list, "list").map(|l| format!("{l:?}")).map_err(error_message);
+            let theirs = serde_side(&list, &|t| from_json::<Vec<String>>("list", t).map(|l| format!("{l:?}")).map_err(|e| e.to_string()));
+            assert_eq!(ours, theirs, "list {:?}", show(&list));
+        }
+        let kind = value(0, &mut below);
+        if show(&kind).is_none() {
+            assert!(kind.is_undefined() || js_reader::name_kind(&kind, "kind").is_err());
+        } else if !kind.is_null() {
+            let ours = js_reader::name_kind(&kind, "kind").map(|k| format!("{k:?}")).map_err(error_message);
+            let theirs = serde_side(&kind, &|t| from_json::<NameKind>("kind", t).map(|k| format!("{k:?}")).map_err(|e| e.to_string()));
+            // serde_json words a kind that is no string only as "expected value"; ours says what it
+            // got, so for those only the field they name must agree.
+            let field = |r: Result<String, String>| r.map_err(|e| e.split(':').next().unwrap_or_default().to_owned());
+            if kind.is_string() {
+                assert_eq!(ours, theirs, "kind {:?}", show(&kind));
+            } else {
+                assert_eq!(field(ours), field(theirs), "kind {:?}", show(&kind));
+            }
+        }
+    }
+    // Both sides of the comparison were reached, each often.
+    assert!(accepted > 300 && refused > 300, "{accepted} read, {refused} refused");
 }
 
 #[wasm_bindgen_test]

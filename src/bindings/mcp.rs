@@ -2,8 +2,9 @@
 // Parameters are named as JavaScript callers see them in the generated TypeScript.
 #![allow(non_snake_case)]
 
+use super::js_reader;
 use super::pair_buffer::PairBuffer;
-use super::{error, json_arg, optional_json_arg, string_arg, tape, to_js, to_ts, to_ts_fixed};
+use super::{error, string_arg, tape, to_js, to_ts, to_ts_fixed};
 use crate::api;
 use crate::mcp::{self, AutoRunMode, McpSettings};
 use tsify::Ts;
@@ -57,7 +58,8 @@ pub fn validate_name(
     kind: Option<Ts<mcp::NameKind>>,
 ) -> Result<JsValue, JsValue> {
     let name = string_arg(&name, "name")?;
-    let kind = optional_json_arg(kind.map(|k| k.js_value()), "kind")?;
+    let kind =
+        kind.map(|k| k.js_value()).filter(|k| !k.is_undefined() && !k.is_null()).map(|k| js_reader::name_kind(&k, "kind")).transpose()?;
     to_js(&api::answer_json(&api::check_name(&name, kind)))
 }
 
@@ -99,7 +101,7 @@ pub fn add_to_allowlist(
     #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
 ) -> Result<Ts<mcp::AddOutcome>, JsValue> {
-    let list: Vec<String> = json_arg(&list, "list")?;
+    let list = js_reader::string_list(&list, "list")?;
     let serverId = string_arg(&serverId, "serverId")?;
     let toolName = string_arg(&toolName, "toolName")?;
     to_ts(&mcp::add_tool(&list, &serverId, &toolName))
@@ -111,7 +113,7 @@ pub fn remove_from_allowlist(
     #[wasm_bindgen(unchecked_param_type = "string[]")] list: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] entry: JsValue,
 ) -> Result<Ts<mcp::RemoveOutcome>, JsValue> {
-    let list: Vec<String> = json_arg(&list, "list")?;
+    let list = js_reader::string_list(&list, "list")?;
     let entry = string_arg(&entry, "entry")?;
     to_ts(&mcp::remove_entry(&list, &entry))
 }
@@ -121,7 +123,7 @@ pub fn remove_from_allowlist(
 pub fn normalize_allowlist(
     #[wasm_bindgen(unchecked_param_type = "string[]")] list: JsValue,
 ) -> Result<Ts<mcp::NormalizedAllowlist>, JsValue> {
-    let list: Vec<String> = json_arg(&list, "list")?;
+    let list = js_reader::string_list(&list, "list")?;
     to_ts(&mcp::normalize(&list))
 }
 
@@ -144,11 +146,11 @@ pub fn split_tool_name(
     options: Option<Ts<SplitOptions>>,
 ) -> Result<Ts<mcp::SplitToolName>, JsValue> {
     let name = string_arg(&name, "name")?;
-    let options: SplitOptions = match options.map(|o| o.js_value()).filter(|o| !o.is_undefined() && !o.is_null()) {
-        None => SplitOptions::default(),
-        Some(options) => json_arg(&options, "options")?,
+    let (fallback, known) = match options.map(|o| o.js_value()).filter(|o| !o.is_undefined() && !o.is_null()) {
+        None => (None, Vec::new()),
+        Some(options) => js_reader::split_options(&options, "options")?,
     };
-    to_ts(&mcp::split_tool_name(&name, options.fallback_server_id.as_deref(), &options.known_server_ids))
+    to_ts(&mcp::split_tool_name(&name, fallback.as_deref(), &known))
 }
 
 /// The MCP approval decision for one call. For many calls, build an `McpPolicy` once.
@@ -161,7 +163,7 @@ pub fn decide_mcp(
 ) -> Result<Ts<mcp::McpDecision>, JsValue> {
     let serverId = string_arg(&serverId, "serverId")?;
     let toolName = string_arg(&toolName, "toolName")?;
-    let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
+    let settings = js_reader::settings(&settings.js_value(), "settings")?;
     let mode = mode_arg(mode)?;
     to_ts_fixed(&mcp::decide_mcp(&serverId, &toolName, settings, mode), tape::mcp_decision_to_js)
 }
@@ -179,7 +181,7 @@ impl JsMcpPolicy {
     /// Compiles the settings. Throws, naming the field, if they are malformed.
     #[wasm_bindgen(constructor)]
     pub fn new(settings: Ts<McpSettings>) -> Result<JsMcpPolicy, JsValue> {
-        let settings: McpSettings = json_arg(&settings.js_value(), "settings")?;
+        let settings = js_reader::settings(&settings.js_value(), "settings")?;
         Ok(JsMcpPolicy { inner: mcp::McpPolicy::new(settings), names: PairBuffer::new(PAIR_CAPACITY) })
     }
 

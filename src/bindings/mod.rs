@@ -5,17 +5,22 @@
 //! Every function checks its JavaScript arguments before the core sees them: strings must
 //! be strings and well-formed UTF-16 (a lone surrogate would otherwise become U+FFFD and
 //! could match a different name), and objects go through [`crate::input`] so a bad field
-//! is named. Results are plain objects and arrays (no `Map`, no `BigInt`). Nothing here
+//! is named (the MCP entry's few shapes through [`js_reader`]). Results are plain objects and arrays (no `Map`, no `BigInt`). Nothing here
 //! panics: every failure is a thrown `TypeError` or `Error` with a message.
 
+#[cfg(feature = "engine")]
 use crate::input::from_json;
-use serde::{de::DeserializeOwned, Serialize};
+#[cfg(feature = "engine")]
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[cfg(feature = "engine")]
 pub mod engine;
+#[cfg(feature = "mcp")]
+pub mod js_reader;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod pair_buffer;
@@ -73,7 +78,9 @@ pub(crate) fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue>
     Ok(text)
 }
 
-/// A structured argument, read through `JSON.stringify` so every problem is named.
+/// A structured argument, read through `JSON.stringify` so every problem is named. (The MCP
+/// entry reads its few shapes with [`js_reader`] instead, without serde_json's deserializer.)
+#[cfg(feature = "engine")]
 pub(crate) fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
     if value.is_undefined() {
         return Err(type_error(&format!("{what} is required, got undefined")));
@@ -92,6 +99,7 @@ pub(crate) fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Resu
 }
 
 /// An optional structured argument: `undefined` and `null` mean absent.
+#[cfg(feature = "engine")]
 pub(crate) fn optional_json_arg<T: DeserializeOwned>(value: Option<JsValue>, what: &str) -> Result<Option<T>, JsValue> {
     match value.filter(|v| !v.is_undefined() && !v.is_null()) {
         Some(v) => json_arg(&v, what).map(Some),
