@@ -5,8 +5,9 @@
 //! Every function checks its JavaScript arguments before the core sees them: strings must
 //! be strings and well-formed UTF-16 (a lone surrogate would otherwise become U+FFFD and
 //! could match a different name), and objects go through [`crate::input`] so a bad field
-//! is named (the MCP entry's few shapes through [`js_reader`]). Results are plain objects and arrays (no `Map`, no `BigInt`). Nothing here
-//! panics: every failure is a thrown `TypeError` or `Error` with a message.
+//! is named (the MCP entry's few shapes through [`js_reader`]). Results are plain objects and
+//! arrays (no `Map`, no `BigInt`). Nothing here panics: every failure is a thrown `TypeError` or
+//! `Error` with a message.
 
 #[cfg(feature = "engine")]
 use crate::input::from_json;
