@@ -5,7 +5,7 @@
 //! Every function checks its JavaScript arguments before the core sees them: strings must
 //! be strings and well-formed UTF-16 (a lone surrogate would otherwise become U+FFFD and
 //! could match a different name), and objects go through [`crate::input`] so a bad field
-//! is named (the MCP entry's few shapes through [`js_reader`]). Results are plain objects and
+//! is named (the MCP entry's few shapes through `js_reader`). Results are plain objects and
 //! arrays (no `Map`, no `BigInt`). Nothing here panics: every failure is a thrown `TypeError` or
 //! `Error` with a message.
 
@@ -80,7 +80,7 @@ pub(crate) fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue>
 }
 
 /// A structured argument, read through `JSON.stringify` so every problem is named. (The MCP
-/// entry reads its few shapes with [`js_reader`] instead, without serde_json's deserializer.)
+/// entry reads its few shapes with `js_reader` instead, without serde_json's deserializer.)
 #[cfg(feature = "engine")]
 pub(crate) fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
     if value.is_undefined() {
