@@ -5,8 +5,10 @@
 //! and error formatting (floats included) weigh about a quarter of a module this small. These few
 //! shapes are read here instead, with serde's words for what is wrong and the same paths
 //! (`settings.mcpAllowedTools[2]: invalid type: integer `5`, expected a string`). What JSON would
-//! leave out is left out: `undefined` and functions as absent fields, and as `null` in arrays. A
-//! wasm test compares this reader with the serde one on random values.
+//! leave out is left out: `undefined` and functions as absent fields, and as `null` in arrays. Two
+//! things differ on purpose: an object is read by its own enumerable fields (a `toJSON` method is
+//! not called), and settings given as an array are refused (serde reads a struct from a sequence
+//! by position). A wasm test compares this reader with the serde one on random values.
 
 use super::{string_arg, type_error};
 use crate::mcp::{McpSettings, NameKind};
