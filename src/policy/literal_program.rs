@@ -9,11 +9,14 @@
 // Programs are read only by `RegexRule::new`, which a build without `analysis` does not have.
 #![cfg_attr(not(feature = "analysis"), allow(dead_code))]
 
-/// One step of a program.
+use std::borrow::Cow;
+
+/// One step of a program. A literal borrows its bytes where it can: a suggestion's program
+/// reads its words in place, with no copy per word.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Step {
+enum Step<'a> {
     /// These bytes, exactly (or ASCII-case-folded).
-    Literal(Vec<u8>),
+    Literal(Cow<'a, [u8]>),
     /// One of these literals.
     Either(Vec<Vec<u8>>),
     /// One ASCII whitespace byte.
@@ -30,8 +33,8 @@ enum Step {
 
 /// A compiled anchored literal pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct LiteralProgram {
-    steps: Vec<Step>,
+pub(crate) struct LiteralProgram<'a> {
+    steps: Vec<Step<'a>>,
     case_sensitive: bool,
 }
 
@@ -65,9 +68,9 @@ fn quantified(chars: &[u8], at: usize) -> bool {
     matches!(chars.get(at), Some(b'*' | b'+' | b'?' | b'{'))
 }
 
-impl LiteralProgram {
+impl<'a> LiteralProgram<'a> {
     /// Reads `pattern` as a literal program, or `None` when it is anything else.
-    pub(crate) fn parse(pattern: &str, case_sensitive: bool) -> Option<Self> {
+    pub(crate) fn parse(pattern: &str, case_sensitive: bool) -> Option<LiteralProgram<'static>> {
         // Every step is ASCII, so a non-ASCII pattern is never one; an ASCII one is read by bytes.
         let body = pattern.strip_prefix('^').filter(|body| body.is_ascii())?;
         let chars = body.as_bytes();
@@ -145,7 +148,7 @@ impl LiteralProgram {
             if bytes.is_empty() {
                 return None;
             }
-            steps.push(Step::Literal(bytes));
+            steps.push(Step::Literal(Cow::Owned(bytes)));
         }
         Some(LiteralProgram { steps, case_sensitive })
     }
@@ -155,7 +158,7 @@ impl LiteralProgram {
     /// instead of read back from that text: what [`LiteralProgram::parse`] reads from it (a test in
     /// `suggest.rs` compares them). `None` where the reader would not take a word as literal
     /// characters (a non-ASCII or control character), or the program would be too long.
-    pub(crate) fn command_prefix(words: &[&str]) -> Option<Self> {
+    pub(crate) fn command_prefix(words: &[&'a str]) -> Option<Self> {
         if words.is_empty() || 2 * words.len() > MAX_STEPS {
             return None;
         }
@@ -164,7 +167,7 @@ impl LiteralProgram {
             if word.is_empty() || !word.bytes().all(|b| b.is_ascii() && !b.is_ascii_control()) {
                 return None;
             }
-            steps.push(Step::Literal(word.as_bytes().to_vec()));
+            steps.push(Step::Literal(Cow::Borrowed(word.as_bytes())));
             steps.push(match (i + 1 == words.len(), words.len()) {
                 (false, _) => Step::Spaces,
                 (true, 1) => Step::Boundary,

@@ -207,7 +207,7 @@ pub struct RegexRule {
     pub case_sensitive: bool,
     pinned: Option<String>,
     /// The same pattern as a literal program, when it is one: matched without the regex engine.
-    literal: Option<LiteralProgram>,
+    literal: Option<LiteralProgram<'static>>,
 }
 
 impl RegexRule {
