@@ -299,6 +299,54 @@ fn the_result_tape_equals_serde_wasm_bindgen() {
     }
 }
 
+/// Texts the tape keeps (named by id the next time they are sent) read back the same: on random
+/// results whose texts recur, past the number kept (both sides then start again), at and past the
+/// longest kept text, and after a result that failed half-written (the texts it first met must
+/// be sent again, since the reader never received them).
+#[wasm_bindgen_test]
+fn kept_texts_read_back_the_same_across_results() {
+    use serde::ser::{Serialize, SerializeTuple, Serializer};
+    use toolgate::bindings::tape::to_js;
+    let same = |label: &str, value: &dyn erased::Value, tape: Option<JsValue>| {
+        assert_eq!(JSON::stringify(&tape.unwrap()).unwrap(), JSON::stringify(&value.plain()).unwrap(), "{label}");
+    };
+    // 1,500 distinct texts (more than are kept) of 0 to 140 bytes (around the longest kept), ASCII or not.
+    let mut below = random_below(0xD1B5_4A32_D192_ED03);
+    let pool: Vec<String> = (0..1500)
+        .map(|i| {
+            let len = below(141);
+            let unit = if below(4) == 0 { "é" } else { "x" };
+            format!("{i}:{}", unit.repeat(len / unit.len()))
+        })
+        .collect();
+    for round in 0..3000 {
+        let value: Vec<&String> = (0..below(6)).map(|_| &pool[below(pool.len())]).collect();
+        same(&format!("round {round}"), &value, to_js(&value));
+    }
+
+    /// A result that fails after its first text: bytes have no JSON form.
+    struct ThenBytes(String);
+    impl Serialize for ThenBytes {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut tuple = serializer.serialize_tuple(2)?;
+            tuple.serialize_element(&self.0)?;
+            tuple.serialize_element(&Bytes)?;
+            tuple.end()
+        }
+    }
+    struct Bytes;
+    impl Serialize for Bytes {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_bytes(b"x")
+        }
+    }
+    for n in 0..1100 {
+        let fresh = format!("first met in a failed result {n}");
+        assert!(to_js(&ThenBytes(fresh.clone())).is_none());
+        same(&fresh, &vec![fresh.clone(), fresh.clone()], to_js(&vec![&fresh, &fresh]));
+    }
+}
+
 /// A deterministic pseudo-random number generator (xorshift): each call gives a number below `n`.
 fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
     move |n| {
@@ -322,7 +370,7 @@ fn the_mcp_decision_reader_equals_serde_wasm_bindgen() {
     let mut below = random_below(0x9E37_79B9_7F4A_7C15);
     let (mut reasons, mut matched, mut candidates, mut name_errors, mut ignored) = (std::collections::BTreeSet::new(), 0, 0, 0, 0);
     for _ in 0..400 {
-        let mut list = |below: &mut dyn FnMut(usize) -> usize| (0..below(4)).map(|_| entries[below(entries.len())].to_owned()).collect();
+        let list = |below: &mut dyn FnMut(usize) -> usize| (0..below(4)).map(|_| entries[below(entries.len())].to_owned()).collect();
         let settings = McpSettings {
             mcp_allowed_tools: list(&mut below),
             admin_mcp_allowed_tools: list(&mut below),

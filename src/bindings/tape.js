@@ -1,16 +1,20 @@
 // Rebuilds a result from the tape src/bindings/tape.rs wrote into wasm memory: one crossing and
 // one UTF-8 decode per result, instead of one crossing per field and per string.
 // Opcodes (keep in step with tape.rs): 0 null, 1 false, 2 true, 3 number, 4 string [start, end),
-// 5 array of n, 6 object of n key/value pairs, 7 known key, 8 new key [id, start, end).
+// 5 array of n, 6 object of n key/value pairs, 7 known key, 8 new key [id, start, end),
+// 9 known text, 10 new text [id, start, end).
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
-// Field and variant names by id, per wasm instance (its memory): each instance numbers its own.
+// Field and variant names, and the short texts tape.rs keeps, by id, per wasm instance (its
+// memory): each instance numbers its own.
 const keysOf = new WeakMap();
+const textsOf = new WeakMap();
 
 // The reader's state for the result being decoded. Module-level rather than a closure per call:
 // decoding is re-entrant-free (nothing calls back into wasm while it runs).
 let slots = new Float64Array(0);
 let text = '';
 let keys = [];
+let texts = [];
 let at = 0;
 // Views over the whole memory of the instance read last, made again only when the instance
 // changes or its memory grows (a new buffer).
@@ -94,6 +98,8 @@ function begin(memory, slotsPtr, slotsLen, textPtr, textLen) {
     view = new Float64Array(buffer);
     keys = keysOf.get(memory);
     if (keys === undefined) keysOf.set(memory, (keys = []));
+    texts = textsOf.get(memory);
+    if (texts === undefined) textsOf.set(memory, (texts = []));
     lastMemory = memory;
   }
   // Slots are 8-byte aligned (a Vec<f64>), so they index the whole-memory view directly.
@@ -133,6 +139,12 @@ function read() {
       const id = slots[at++];
       const start = slots[at++];
       return (keys[id] = text.slice(start, slots[at++]));
+    }
+    case 9: return texts[slots[at++]];
+    case 10: {
+      const id = slots[at++];
+      const start = slots[at++];
+      return (texts[id] = text.slice(start, slots[at++]));
     }
     default: throw new Error(`toolgate: unreadable result (opcode ${slots[at - 1]} at slot ${at - 1})`);
   }

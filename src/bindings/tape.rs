@@ -34,6 +34,14 @@ const ARRAY: f64 = 5.0;
 const OBJECT: f64 = 6.0;
 const KNOWN_KEY: f64 = 7.0;
 const NEW_KEY: f64 = 8.0;
+const KNOWN_TEXT: f64 = 9.0;
+const NEW_TEXT: f64 = 10.0;
+
+/// Texts up to this many bytes are kept, on both sides, to be named by id the next time.
+const MAX_KEPT_TEXT: usize = 128;
+/// How many texts are kept. When full, the table starts again from id 0: tape.js then
+/// overwrites the text of each id as it is sent anew, so its own table stays this size too.
+const MAX_KEPT_TEXTS: usize = 1024;
 
 /// A value that has no JSON form (bytes), or an error a `Serialize` impl raised.
 #[derive(Debug)]
@@ -62,6 +70,10 @@ struct Tape {
     utf16: usize,
     /// Ids of the `'static` names (fields, variants) already sent, by address and length.
     keys: FxHashMap<(usize, usize), u32>,
+    /// Ids of the short texts already sent, which tape.js keeps as strings: a decision's texts
+    /// (messages, names, rule references, suggestions) recur from call to call, and naming them
+    /// costs less than decoding and slicing them again.
+    texts: FxHashMap<Box<str>, u32>,
 }
 
 thread_local! {
@@ -178,10 +190,14 @@ fn through_tape(write: impl FnOnce(&mut Tape) -> Result<(), Unsupported>, decode
         tape.slots.clear();
         tape.text.clear();
         tape.utf16 = 0;
-        let known = tape.keys.len();
+        if tape.texts.len() >= MAX_KEPT_TEXTS {
+            tape.texts.clear();
+        }
+        let (known, known_texts) = (tape.keys.len(), tape.texts.len());
         if write(&mut tape).is_err() {
-            // Names first met in this value never reached tape.js: forget them.
+            // Names and texts first met in this value never reached tape.js: forget them.
             tape.keys.retain(|_, id| (*id as usize) < known);
+            tape.texts.retain(|_, id| (*id as usize) < known_texts);
             return None;
         }
         let (slots, text) = (u32::try_from(tape.slots.len()).ok()?, u32::try_from(tape.text.len()).ok()?);
@@ -198,6 +214,19 @@ impl Tape {
     }
 
     fn string(&mut self, text: &str) {
+        if text.len() <= MAX_KEPT_TEXT {
+            if let Some(&id) = self.texts.get(text) {
+                self.slots.extend([KNOWN_TEXT, f64::from(id)]);
+                return;
+            }
+            if self.texts.len() < MAX_KEPT_TEXTS {
+                let id = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
+                self.texts.insert(text.into(), id);
+                let (start, end) = self.push_text(text);
+                self.slots.extend([NEW_TEXT, f64::from(id), start, end]);
+                return;
+            }
+        }
         let (start, end) = self.push_text(text);
         self.slots.extend([STRING, start, end]);
     }
