@@ -37,6 +37,9 @@ pub mod cursor;
 pub mod gasoline;
 pub mod import;
 pub mod input;
+// The texts a result tape has sent (bindings::tape); tested natively.
+#[cfg(any(target_arch = "wasm32", test))]
+mod kept_texts;
 pub mod limits;
 pub mod lint;
 pub mod mcp;

@@ -6,6 +6,7 @@
 //! value (`undefined` never appears: `None` and `()` are `null`, maps are objects, enums are
 //! externally tagged); a test compares the two on every kind of result.
 
+use crate::kept_texts::{Kept, KeptTexts, MAX_KEPT_TEXTS};
 use rustc_hash::FxHashMap;
 use serde::ser::{self, Serialize};
 use std::cell::RefCell;
@@ -37,12 +38,6 @@ const NEW_KEY: f64 = 8.0;
 const KNOWN_TEXT: f64 = 9.0;
 const NEW_TEXT: f64 = 10.0;
 
-/// Texts up to this many bytes are kept, on both sides, to be named by id the next time.
-const MAX_KEPT_TEXT: usize = 128;
-/// How many texts are kept. When full, the table starts again from id 0: tape.js then
-/// overwrites the text of each id as it is sent anew, so its own table stays this size too.
-const MAX_KEPT_TEXTS: usize = 1024;
-
 /// A value that has no JSON form (bytes), or an error a `Serialize` impl raised.
 #[derive(Debug)]
 pub struct Unsupported(String);
@@ -72,8 +67,10 @@ struct Tape {
     keys: FxHashMap<(usize, usize), u32>,
     /// Ids of the short texts already sent, which tape.js keeps as strings: a decision's texts
     /// (messages, names, rule references, suggestions) recur from call to call, and naming them
-    /// costs less than decoding and slicing them again.
-    texts: FxHashMap<Box<str>, u32>,
+    /// costs less than decoding and slicing them again. When the table is full it starts again
+    /// from id 0: tape.js overwrites the text of each id as it is sent anew, so its own table
+    /// stays as small.
+    texts: KeptTexts,
 }
 
 thread_local! {
@@ -197,7 +194,7 @@ fn through_tape(write: impl FnOnce(&mut Tape) -> Result<(), Unsupported>, decode
         if write(&mut tape).is_err() {
             // Names and texts first met in this value never reached tape.js: forget them.
             tape.keys.retain(|_, id| (*id as usize) < known);
-            tape.texts.retain(|_, id| (*id as usize) < known_texts);
+            tape.texts.truncate(known_texts);
             return None;
         }
         let (slots, text) = (u32::try_from(tape.slots.len()).ok()?, u32::try_from(tape.text.len()).ok()?);
@@ -214,21 +211,17 @@ impl Tape {
     }
 
     fn string(&mut self, text: &str) {
-        if text.len() <= MAX_KEPT_TEXT {
-            if let Some(&id) = self.texts.get(text) {
-                self.slots.extend([KNOWN_TEXT, f64::from(id)]);
-                return;
-            }
-            if self.texts.len() < MAX_KEPT_TEXTS {
-                let id = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
-                self.texts.insert(text.into(), id);
+        match self.texts.find_or_keep(text) {
+            Kept::Known(id) => self.slots.extend([KNOWN_TEXT, f64::from(id)]),
+            Kept::New(id) => {
                 let (start, end) = self.push_text(text);
                 self.slots.extend([NEW_TEXT, f64::from(id), start, end]);
-                return;
+            }
+            Kept::Alone => {
+                let (start, end) = self.push_text(text);
+                self.slots.extend([STRING, start, end]);
             }
         }
-        let (start, end) = self.push_text(text);
-        self.slots.extend([STRING, start, end]);
     }
 
     /// A field or variant name: sent once, then named by its id.
