@@ -11,7 +11,7 @@ use std::hash::Hasher;
 /// Texts up to this many bytes are kept.
 pub(crate) const MAX_KEPT_TEXT: usize = 128;
 /// How many texts are kept before the table starts again from id 0.
-pub(crate) const MAX_KEPT_TEXTS: usize = 1024;
+const MAX_KEPT_TEXTS: usize = 1024;
 
 /// What to send for a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,13 +33,18 @@ pub(crate) struct KeptTexts {
 }
 
 impl KeptTexts {
-    /// How many texts are kept.
-    pub fn len(&self) -> usize {
+    /// Before a result is written: a full table starts again from id 0 (the reader overwrites
+    /// each id's text as it is sent anew). Returns the mark to [`KeptTexts::truncate`] to if the
+    /// result is not sent.
+    pub fn begin_result(&mut self) -> usize {
+        if self.texts.len() >= MAX_KEPT_TEXTS {
+            self.clear();
+        }
         self.texts.len()
     }
 
     /// Forgets every text, as the reader's table starts again from id 0.
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         self.ids.clear();
         self.texts.clear();
     }
@@ -111,12 +116,14 @@ mod tests {
     }
 
     /// Against a plain model (a list of the kept texts, searched in order): every text comes back
-    /// as the id the model gives it, across the size limit, a full table and truncation.
+    /// as the id the model gives it, across the size limit, a full table starting again, and
+    /// truncation.
     #[test]
     fn ids_agree_with_a_plain_list() {
         let mut below = random_below(0x7E87);
         let pool: Vec<String> = (0..1500).map(|i| format!("{i}{}", "x".repeat(below(140)))).collect();
         let (mut table, mut model) = (KeptTexts::default(), Vec::<String>::new());
+        let mut restarts = 0;
         for round in 0..20_000 {
             let text = &pool[below(pool.len())];
             if round % 997 == 0 {
@@ -124,10 +131,12 @@ mod tests {
                 table.truncate(keep);
                 model.truncate(keep);
             }
-            if round % 5_003 == 0 {
-                table.clear();
+            // Each lookup as its own result: a full table starts again.
+            if model.len() >= MAX_KEPT_TEXTS {
                 model.clear();
+                restarts += 1;
             }
+            assert_eq!(table.begin_result(), model.len(), "round {round}");
             let expected = match model.iter().position(|t| t == text) {
                 Some(id) => Kept::Known(id as u32),
                 None if text.len() > MAX_KEPT_TEXT || model.len() >= MAX_KEPT_TEXTS => Kept::Alone,
@@ -137,8 +146,9 @@ mod tests {
                 }
             };
             assert_eq!(table.find_or_keep(text), expected, "round {round}: {text:?}");
-            assert_eq!(table.len(), model.len());
+            assert_eq!(table.texts.len(), model.len());
         }
+        assert!(restarts > 0, "the table filled up and started again");
     }
 
     /// A text whose hash is already another's is never taken for it.

@@ -6,7 +6,7 @@
 //! value (`undefined` never appears: `None` and `()` are `null`, maps are objects, enums are
 //! externally tagged); a test compares the two on every kind of result.
 
-use crate::kept_texts::{Kept, KeptTexts, MAX_KEPT_TEXTS};
+use crate::kept_texts::{Kept, KeptTexts};
 use rustc_hash::FxHashMap;
 use serde::ser::{self, Serialize};
 use std::cell::RefCell;
@@ -187,10 +187,7 @@ fn through_tape(write: impl FnOnce(&mut Tape) -> Result<(), Unsupported>, decode
         tape.slots.clear();
         tape.text.clear();
         tape.utf16 = 0;
-        if tape.texts.len() >= MAX_KEPT_TEXTS {
-            tape.texts.clear();
-        }
-        let (known, known_texts) = (tape.keys.len(), tape.texts.len());
+        let (known, known_texts) = (tape.keys.len(), tape.texts.begin_result());
         if write(&mut tape).is_err() {
             // Names and texts first met in this value never reached tape.js: forget them.
             tape.keys.retain(|_, id| (*id as usize) < known);
