@@ -168,7 +168,7 @@ fn inside_roots(normalized: &str, roots: &[String]) -> bool {
         .any(|root| normalized == root || normalized.starts_with(&format!("{}/", root.trim_end_matches('/'))))
 }
 
-fn path_items(items: &Items) -> impl Iterator<Item = (&str, String)> {
+fn path_items<'a>(items: &'a Items<'_>) -> impl Iterator<Item = (&'a str, String)> {
     items.list.iter().filter(|i| i.kind == ItemKind::Path).map(|i| (i.text.as_str(), normalize_path(&i.text)))
 }
 

@@ -102,17 +102,18 @@ impl ItemVerdict {
 
 /// The items of one call, plus what stops allow rules for the whole call.
 #[derive(Debug, Default)]
-pub(crate) struct Items {
+pub(crate) struct Items<'i> {
     pub list: Vec<ItemVerdict>,
-    /// Extra texts checked against deny and confirm rules only (the raw command line).
-    pub also_deny_checked: Vec<String>,
+    /// Extra texts checked against deny and confirm rules only (the raw command lines): the
+    /// call's own inputs, borrowed.
+    pub also_deny_checked: &'i [String],
     pub cannot_vouch: Option<String>,
     pub has_expansion: bool,
     /// The shell of a command line; `Some(Shell::Unknown)` when nothing was analysed.
     pub shell: Option<Shell>,
 }
 
-impl Items {
+impl Items<'_> {
     /// Command items that name a program (not bare assignments or redirects).
     pub fn commands(&self) -> impl Iterator<Item = &ItemVerdict> {
         self.list.iter().filter(|i| i.kind == ItemKind::Command && i.name.is_some())
@@ -130,7 +131,7 @@ const NOT_ANALYSED: &str =
     "this build of toolgate (its MCP entry) does not analyse command lines, so the call is not checked against rules; toolgate/engine decides command lines";
 
 /// Turns a call's inputs into items by the tool's input kind.
-pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
+pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
     let mut items = Items::default();
     match kind {
         // Never used to decide (see `unanalysed`); still nothing an allow rule could vouch for.
@@ -162,8 +163,8 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items {
                     args: i.args,
                     pair_split: None,
                 }));
-                items.also_deny_checked.push(input.clone());
             }
+            items.also_deny_checked = inputs;
         }
         InputKind::Path | InputKind::PathPair => {
             for input in inputs {
