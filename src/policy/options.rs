@@ -231,14 +231,17 @@ impl Policy {
 }
 
 /// Keeps the first suggestion of each pattern.
-fn unique(found: Vec<Suggestion>) -> Vec<Suggestion> {
-    let mut unique: Vec<Suggestion> = Vec::new();
-    for s in found {
-        if !unique.iter().any(|u| u.pattern == s.pattern) {
-            unique.push(s);
+fn unique(mut found: Vec<Suggestion>) -> Vec<Suggestion> {
+    let mut kept = 0;
+    for i in 0..found.len() {
+        let seen = found.get(i).is_some_and(|s| found.get(..kept).unwrap_or_default().iter().any(|u| u.pattern == s.pattern));
+        if !seen {
+            found.swap(kept, i);
+            kept += 1;
         }
     }
-    unique
+    found.truncate(kept);
+    found
 }
 
 /// The form "always allow" suggestions take for commands.
@@ -276,6 +279,33 @@ impl PolicySpec {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::random_below;
+
+    /// The in-place [`unique`] against the plain loop: a new list, each pattern's first kept.
+    #[test]
+    fn unique_keeps_the_first_of_each_pattern_in_order() {
+        let mut next = random_below(0x5eed);
+        for _ in 0..2_000 {
+            let found: Vec<Suggestion> = (0..next(9))
+                .map(|n| {
+                    let pattern = format!("p{}", next(4));
+                    Suggestion { rule: RuleSpec::regex(pattern.clone(), false), pattern, display: format!("d{n}"), source: format!("s{n}") }
+                })
+                .collect();
+            let mut plain: Vec<Suggestion> = Vec::new();
+            for s in found.clone() {
+                if !plain.iter().any(|u| u.pattern == s.pattern) {
+                    plain.push(s);
+                }
+            }
+            assert_eq!(unique(found.clone()), plain, "{found:?}");
         }
     }
 }

@@ -163,10 +163,18 @@ fn prefix_pattern(tokens: &[&str]) -> String {
 }
 
 fn build(prefix: &Prefix<'_>, source: &str) -> Option<Suggestion> {
-    let tokens: Vec<&str> = prefix.assignments.iter().copied().chain([prefix.name]).chain(prefix.subcommand).collect();
-    let pattern = prefix_pattern(&tokens);
+    // Most prefixes have no assignment: their one or two tokens need no vector.
+    let (pair, listed): ([&str; 2], Vec<&str>);
+    let tokens: &[&str] = if prefix.assignments.is_empty() {
+        pair = [prefix.name, prefix.subcommand.unwrap_or_default()];
+        pair.get(..1 + usize::from(prefix.subcommand.is_some())).unwrap_or_default()
+    } else {
+        listed = prefix.assignments.iter().copied().chain([prefix.name]).chain(prefix.subcommand).collect();
+        &listed
+    };
+    let pattern = prefix_pattern(tokens);
     // The program that pattern reads as, built from the tokens instead of read back from it.
-    let covered = match LiteralProgram::command_prefix(&tokens) {
+    let covered = match LiteralProgram::command_prefix(tokens) {
         Some(program) => program.is_match(source),
         None => covers(&pattern, source),
     };
