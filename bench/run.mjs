@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import * as seed from './seed-baseline.mjs';
 import { loadPeer } from './tree-sitter-peer.mjs';
 import { buildPreviousRelease, PREVIOUS_RELEASE } from './previous-release.mjs';
+import { runNativeBench } from './native-core.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -441,3 +442,46 @@ printTable(WASM_FILES.map(([file, limit]) => {
   row.verdict = !limit ? '' : s && s.gz <= limit ? 'met' : 'MISSED';
   return row;
 }));
+
+// ---- the core natively (cargo bench --bench core), next to this run's wasm figures ----
+// Issue 9's native targets. Run last, when nothing in this process is being timed;
+// BENCH_NATIVE=0 skips it.
+if (process.env.BENCH_NATIVE === '0') {
+  console.log('\nnative core: skipped (BENCH_NATIVE=0)');
+} else {
+  let native = null;
+  try {
+    native = runNativeBench(root);
+  } catch (error) {
+    console.log(`\nnative core: cargo bench FAILED, its figures are left out (${String(error.message ?? error).split('\n')[0]})`);
+  }
+  if (native) printNative(native);
+}
+
+function printNative({ estimates, seconds }) {
+  console.log(`\n== The core natively (cargo bench --bench core: criterion estimates, ${seconds.toFixed(0)} s with its build) next to wasm from Node (this run) ==\n`);
+  const terminal = (rules) => terminalRows.find((r) => r.rules === rules + 4);
+  const rows = [
+    ['shell analysis, 1–3 sub-commands', 'shell/analyze (1-3 sub-commands)', null],
+    ...[10, 100, 1000].flatMap((n) => [
+      [`terminal decide (explained), ${n + 4} rules`, `terminal/decide/${n}`, terminal(n)?.['decide (explained) ns']],
+      [`terminal outcome, ${n + 4} rules`, `terminal/outcome/${n}`, terminal(n)?.['outcome ns']],
+    ]),
+    ['MCP decide (explained), 10 entries', 'mcp (10 entries)/decide', at(10)['decide (explained) ns']],
+    ['MCP needsApproval, 10 entries', 'mcp (10 entries)/needs_approval', at(10)['needsApproval ns']],
+  ].map(([what, id, wasm]) => {
+    const ns = estimates.get(id);
+    return { measure: what, 'native ns': ns ?? 'missing', 'wasm ns': wasm ?? '', 'wasm / native': ns && wasm ? `${(wasm / ns).toFixed(1)}x` : '' };
+  });
+  printTable(rows);
+  const build = estimates.get('terminal/build 1000 rules');
+  console.log(`\npolicy build, 1,004 rules: native ${build ? (build / 1e6).toFixed(2) : 'missing'} ms`);
+  console.log('');
+  const analysis = estimates.get('shell/analyze (1-3 sub-commands)');
+  const decide = estimates.get('terminal/decide/1000');
+  if (analysis === undefined || decide === undefined) console.log('native targets: MISSED (a benchmark is missing from the report)');
+  else {
+    target('native shell analysis of a 1–3 sub-command line', analysis, ' ns', '<=', 500);
+    target('native terminal decide (explained) at 1,004 rules', decide, ' ns', '<=', 1000);
+  }
+}
