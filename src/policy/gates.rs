@@ -175,7 +175,7 @@ fn path_items<'a>(items: &'a Items<'_>) -> impl Iterator<Item = (&'a str, String
 /// The built-in `rm` guard on a command line's items.
 #[cfg(feature = "analysis")]
 fn removes_protected_tree(items: &Items) -> Option<Hit> {
-    super::hardcoded::check(&items.also_deny_checked, &items.list).map(|h| Hit { item: Some(h.item), rule: None, detail: Some(h.detail) })
+    super::hardcoded::check(items.also_deny_checked, &items.list).map(|h| Hit { item: Some(h.item), rule: None, detail: Some(h.detail) })
 }
 
 /// The first command that runs `program`, itself or through wrappers.
