@@ -41,6 +41,7 @@ pub mod input;
 #[cfg(any(target_arch = "wasm32", test))]
 mod kept_texts;
 pub mod limits;
+// The wasm build's allocator front (bindings); tested natively.
 pub mod lint;
 pub mod mcp;
 pub mod policy;
@@ -48,6 +49,8 @@ pub mod presets;
 pub mod roo;
 pub mod settings;
 pub mod shell;
+#[cfg(any(target_arch = "wasm32", test))]
+mod small_blocks;
 pub mod zed;
 
 #[cfg(test)]

@@ -35,6 +35,12 @@ mod trap;
 #[cfg(feature = "webview")]
 pub mod webview;
 
+/// dlmalloc with lists of freed small blocks in front (see [`crate::small_blocks`]); the
+/// trap-test build wraps the same allocator in one that can trap.
+#[cfg(not(feature = "trap-test"))]
+#[global_allocator]
+static ALLOCATOR: crate::small_blocks::SmallBlocks<std::alloc::System> = crate::small_blocks::SmallBlocks::new(std::alloc::System);
+
 #[wasm_bindgen]
 extern "C" {
     /// A JavaScript string, seen through the one method js-sys does not bind.

@@ -3,6 +3,7 @@
 //! instance; `tests/js/resilience.test.mjs` shows the JavaScript wrapper answering that call
 //! fail-closed and re-instantiating the module.
 
+use crate::small_blocks::SmallBlocks;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU32, Ordering};
 use wasm_bindgen::prelude::*;
@@ -11,32 +12,33 @@ use wasm_bindgen::prelude::*;
 /// memory, so a fresh instance starts disarmed.
 static TRAP_AFTER: AtomicU32 = AtomicU32::new(0);
 
-/// The system allocator, which can be armed to trap inside a later call (so the trap happens in
-/// the middle of a real decision, not only in this module's own export).
-struct ArmedAllocator;
+/// The published builds' allocator, which can be armed to trap inside a later call (so the trap
+/// happens in the middle of a real decision, not only in this module's own export).
+struct ArmedAllocator(SmallBlocks<System>);
 
-// SAFETY: every call is forwarded unchanged to `System`; arming only adds a trap before it.
+// SAFETY: every call is forwarded unchanged to the published builds' allocator; arming only adds
+// a trap before it.
 unsafe impl GlobalAlloc for ArmedAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         trap_if_due();
-        // SAFETY: the caller's contract is `System.alloc`'s.
-        unsafe { System.alloc(layout) }
+        // SAFETY: the caller's contract is the inner allocator's.
+        unsafe { self.0.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is `System.dealloc`'s.
-        unsafe { System.dealloc(ptr, layout) }
+        // SAFETY: the caller's contract is the inner allocator's.
+        unsafe { self.0.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         trap_if_due();
-        // SAFETY: the caller's contract is `System.realloc`'s.
-        unsafe { System.realloc(ptr, layout, new_size) }
+        // SAFETY: the caller's contract is the inner allocator's.
+        unsafe { self.0.realloc(ptr, layout, new_size) }
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: ArmedAllocator = ArmedAllocator;
+static ALLOCATOR: ArmedAllocator = ArmedAllocator(SmallBlocks::new(System));
 
 fn trap_if_due() {
     match TRAP_AFTER.load(Ordering::Relaxed) {
