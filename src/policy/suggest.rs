@@ -104,7 +104,9 @@ fn is_plain(token: &str) -> bool {
 
 /// `NAME=value` or `NAME+=value` with a valid shell name, split into (`NAME=`, value).
 fn split_assignment(token: &str) -> Option<(&str, &str)> {
-    let at = token.find('=')?;
+    // A byte scan: `str::find` sets up a searcher per call, and this runs on every suggested
+    // word. `=` is ASCII, so its byte is never inside another character.
+    let at = token.bytes().position(|b| b == b'=')?;
     let (lhs, value) = (token.get(..at)?, token.get(at + 1..)?);
     let name = lhs.strip_suffix('+').unwrap_or(lhs);
     let mut chars = name.chars();
@@ -641,6 +643,24 @@ mod tests {
             assert_eq!(fast, escape_by_regex_lite(&s), "{s:?}");
         }
         assert!(copied > 1_000, "the copy-as-is path was taken {copied} times");
+    }
+
+    /// The byte scan in `split_assignment` splits where `str::find` would.
+    #[test]
+    fn split_assignment_agrees_with_find() {
+        fn plain(token: &str) -> Option<(&str, &str)> {
+            let at = token.find('=')?;
+            let (lhs, value) = (token.get(..at)?, token.get(at + 1..)?);
+            let name = lhs.strip_suffix('+').unwrap_or(lhs);
+            let mut chars = name.chars();
+            let valid =
+                chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+            valid.then_some((lhs, value))
+        }
+        let alphabet = ['a', 'Z', '_', '0', '=', '+', '-', 'é', '€', ' '];
+        for s in crate::test_support::random_strings(&alphabet, 20_000, 8, 0x5851_F42D_4C95_7F2D) {
+            assert_eq!(split_assignment(&s), plain(&s), "{s:?}");
+        }
     }
 
     #[test]
