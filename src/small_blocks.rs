@@ -224,6 +224,10 @@ mod tests {
     /// most `KEPT_PER_CLASS` blocks.
     #[test]
     fn freed_blocks_are_reused_and_bounded() {
+        // Every class's own layout is the class's size (its fallback is never taken).
+        for class in 0..CLASSES {
+            assert_eq!(class_layout(class), Layout::from_size_align((class + 1) * GRAIN, GRAIN).unwrap());
+        }
         let blocks = SmallBlocks::new(System);
         let layout = Layout::from_size_align(24, 8).unwrap();
         // SAFETY: valid layouts; every block is freed once, with its own layout.
