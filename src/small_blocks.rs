@@ -5,7 +5,8 @@
 //! references, the message). In wasm each of those went through dlmalloc's bins and chunk
 //! headers, about a tenth of a terminal decision; taking a block from a list of freed blocks of
 //! its size is a few instructions. The lists are bounded, so what they hold back from the system
-//! allocator stays small (`KEPT_PER_CLASS` blocks of each size, at most 68 KiB in all).
+//! allocator stays small (64 blocks or 4 KiB of each size, whichever is fewer: at most 235 KiB in
+//! all).
 //!
 //! Single-threaded by design: the wasm build has no threads (no `atomics` target feature), and
 //! only that build installs it as the global allocator.
@@ -14,12 +15,15 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 
 /// Blocks of up to this many bytes are kept; larger ones go straight to the system allocator.
-const LARGEST: usize = 128;
+/// A line's character table and its items' vectors are a few hundred bytes.
+const LARGEST: usize = 512;
 /// Sizes are rounded up to a multiple of this, which is also the alignment of every kept block.
 const GRAIN: usize = 8;
 const CLASSES: usize = LARGEST / GRAIN;
-/// At most this many freed blocks of one size are kept; the rest are freed.
-const KEPT_PER_CLASS: usize = 64;
+/// At most this many freed blocks of one size are kept, and at most `MOST_BYTES_PER_CLASS` of
+/// them; the rest are freed.
+const MOST_BLOCKS_PER_CLASS: usize = 64;
+const MOST_BYTES_PER_CLASS: usize = 4096;
 
 /// The system allocator `A` with lists of freed blocks of up to [`LARGEST`] bytes.
 pub struct SmallBlocks<A> {
@@ -55,6 +59,11 @@ impl<A> SmallBlocks<A> {
 /// The size class of a block, or `None` when it is not kept (too large, over-aligned, or empty).
 fn class_of(layout: Layout) -> Option<usize> {
     (layout.size() > 0 && layout.size() <= LARGEST && layout.align() <= GRAIN).then(|| layout.size().div_ceil(GRAIN) - 1)
+}
+
+/// How many freed blocks of `class` are kept at most: fewer of the larger sizes.
+fn kept_limit(class: usize) -> usize {
+    (MOST_BYTES_PER_CLASS / ((class + 1) * GRAIN)).min(MOST_BLOCKS_PER_CLASS)
 }
 
 /// The layout every block of `class` is allocated with from the system allocator.
@@ -99,7 +108,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for SmallBlocks<A> {
         };
         if let Some(cell) = self.lists.get(class) {
             let list = cell.get();
-            if list.len < KEPT_PER_CLASS {
+            if list.len < kept_limit(class) {
                 // SAFETY: the caller gives the block up; it is at least GRAIN bytes, GRAIN-aligned.
                 unsafe { ptr.cast::<*mut u8>().write(list.head) };
                 cell.set(FreeList { head: ptr, len: list.len + 1 });
@@ -170,7 +179,7 @@ mod tests {
         let mut next = random_below(0x9E37_79B9_7F4A_7C15);
         let mut live: Vec<Live> = Vec::new();
         for step in 0..60_000 {
-            let largest = if next(4) == 0 { 400 } else { 140 };
+            let largest = [700, 300, 140, 140][next(4)];
             let size = 1 + next(largest);
             let layout = Layout::from_size_align(size, 1 << next(6)).unwrap();
             match next(3) {
@@ -221,7 +230,7 @@ mod tests {
     }
 
     /// A freed block is handed out again for the next request of its size, and a list keeps at
-    /// most `KEPT_PER_CLASS` blocks.
+    /// most `kept_limit` blocks: 64 of the small sizes, 4 KiB of the larger ones.
     #[test]
     fn freed_blocks_are_reused_and_bounded() {
         // Every class's own layout is the class's size (its fallback is never taken).
@@ -240,16 +249,22 @@ mod tests {
             blocks.dealloc(first, Layout::from_size_align(17, 4).unwrap());
             let many: Vec<*mut u8> = (0..200).map(|_| blocks.alloc(layout)).collect();
             many.iter().for_each(|&p| blocks.dealloc(p, layout));
-            assert_eq!(blocks.kept(24), KEPT_PER_CLASS);
+            assert_eq!(blocks.kept(24), MOST_BLOCKS_PER_CLASS);
+            let large = Layout::from_size_align(500, 8).unwrap();
+            let many: Vec<*mut u8> = (0..20).map(|_| blocks.alloc(large)).collect();
+            many.iter().for_each(|&p| blocks.dealloc(p, large));
+            assert_eq!(blocks.kept(500), 8, "4 KiB of 512-byte blocks");
+            let drain: Vec<*mut u8> = (0..8).map(|_| blocks.alloc(large)).collect();
+            drain.iter().for_each(|&p| System.dealloc(p, class_layout(class_of(large).unwrap())));
             let big = Layout::from_size_align(LARGEST + 1, 8).unwrap();
             let p = blocks.alloc(big);
             blocks.dealloc(p, big);
             assert_eq!(blocks.kept(LARGEST + 1), 0, "larger blocks are not kept");
-            let again: Vec<*mut u8> = (0..KEPT_PER_CLASS + 1).map(|_| blocks.alloc(layout)).collect();
+            let again: Vec<*mut u8> = (0..MOST_BLOCKS_PER_CLASS + 1).map(|_| blocks.alloc(layout)).collect();
             assert_eq!(blocks.kept(24), 0);
             again.iter().for_each(|&p| blocks.dealloc(p, layout));
             // Return what is kept, so the test leaks nothing.
-            let drain: Vec<*mut u8> = (0..KEPT_PER_CLASS).map(|_| blocks.alloc(layout)).collect();
+            let drain: Vec<*mut u8> = (0..MOST_BLOCKS_PER_CLASS).map(|_| blocks.alloc(layout)).collect();
             drain.iter().for_each(|&p| System.dealloc(p, class_layout(class_of(layout).unwrap())));
         }
     }
