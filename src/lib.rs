@@ -38,10 +38,10 @@ pub mod gasoline;
 pub mod import;
 pub mod input;
 // The texts a result tape has sent (bindings::tape); tested natively.
+pub mod jsonc;
 #[cfg(any(target_arch = "wasm32", test))]
 mod kept_texts;
 pub mod limits;
-// The wasm build's allocator front (bindings); tested natively.
 pub mod lint;
 pub mod mcp;
 pub mod policy;
@@ -49,6 +49,7 @@ pub mod presets;
 pub mod roo;
 pub mod settings;
 pub mod shell;
+// The wasm build's allocator front (bindings); tested natively.
 #[cfg(any(target_arch = "wasm32", test))]
 mod small_blocks;
 pub mod zed;

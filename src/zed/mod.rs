@@ -74,23 +74,13 @@ pub fn parse_settings(which: &str, text: &str) -> Result<Value, InputError> {
     if let Some(why) = crate::limits::settings_too_large(text) {
         return Err(InputError { what: format!("{which} settings"), path: String::new(), message: why, line: None, column: None });
     }
-    let options = jsonc_parser::ParseOptions {
-        allow_comments: true,
-        allow_trailing_commas: true,
-        allow_loose_object_property_names: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        ..Default::default()
-    };
-    let value: Value = jsonc_parser::parse_to_serde_value(text, &options).map_err(|e| InputError {
+    crate::jsonc::parse(text).map_err(|e| InputError {
         what: format!("{which} settings"),
         path: String::new(),
         message: e.to_string(),
-        line: Some(e.line_display()),
-        column: Some(e.column_display()),
-    })?;
-    Ok(if value.is_null() { Value::Object(Map::new()) } else { value })
+        line: Some(e.line),
+        column: Some(e.column),
+    })
 }
 
 /// The layer one settings file contributes, and its `always_allow_tool_actions`.
