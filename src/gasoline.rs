@@ -9,8 +9,9 @@
 use crate::policy::{Call, CatalogueName, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
 use serde::Serialize;
 use std::fmt;
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
-use yaml_rust2::scanner::Marker;
+use yaml_subset::{Event, Position};
+
+mod yaml_subset;
 
 /// A load error, with the 1-based line and column it points at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -60,8 +61,12 @@ pub enum GasolineProblem {
     TooLarge,
 }
 
-fn error_at(mark: &Marker, code: GasolineProblem, message: String) -> GasolineError {
-    GasolineError { code, line: mark.line(), column: mark.col() + 1, message }
+fn error_at(at: Position, code: GasolineProblem, message: String) -> GasolineError {
+    GasolineError { code, line: at.line, column: at.column, message }
+}
+
+fn invalid_yaml(at: Position, why: &str) -> GasolineError {
+    error_at(at, GasolineProblem::InvalidYaml, format!("invalid YAML: {why}"))
 }
 
 /// The seed's error object for a call that is not allowed.
@@ -94,58 +99,46 @@ pub struct AllowlistSummary {
     pub message: String,
 }
 
-/// Collects the events of one YAML document, with positions.
-#[derive(Default)]
-struct Events(Vec<(Event, Marker)>);
-
-impl MarkedEventReceiver for Events {
-    fn on_event(&mut self, event: Event, mark: Marker) {
-        self.0.push((event, mark));
-    }
-}
-
 /// Reads the `allowed_tools` list: the patterns as written, each with its position.
-fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineError> {
+fn read_patterns(text: &str) -> Result<Option<Vec<(String, Position)>>, GasolineError> {
     if let Some(why) = crate::limits::settings_too_large(text) {
         return Err(GasolineError { code: GasolineProblem::TooLarge, line: 1, column: 1, message: format!("the allowlist {why}") });
     }
-    let mut events = Events::default();
-    Parser::new_from_str(text)
-        .load(&mut events, false)
-        .map_err(|e| error_at(e.marker(), GasolineProblem::InvalidYaml, format!("invalid YAML: {}", e.info())))?;
-    let mut iter = events
-        .0
-        .into_iter()
-        .filter(|(e, _)| !matches!(e, Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd | Event::Nothing));
-    let Some((first, mark)) = iter.next() else { return Ok(None) };
+    let mut events = yaml_subset::read(text).map_err(|e| invalid_yaml(e.at, &e.message))?.into_iter();
+    // Where the reader stopped at a construct it does not read, the file is an error, unless it
+    // already is one before that.
+    let mut next = move || match events.next() {
+        Some((Event::Unsupported(why), at)) => Err(invalid_yaml(at, &why)),
+        event => Ok(event),
+    };
+    let Some((first, at)) = next()? else { return Ok(None) };
     match first {
-        Event::MappingStart(..) => {}
-        Event::Scalar(value, ..) if value.is_empty() || value == "~" || value == "null" => return Ok(None),
+        Event::MappingStart => {}
+        Event::Scalar(value) if value.is_empty() || value == "~" || value == "null" => {
+            while next()?.is_some() {}
+            return Ok(None);
+        }
         _ => {
-            return Err(error_at(
-                &mark,
-                GasolineProblem::NotAMapping,
-                "the allowlist must be a mapping with an `allowed_tools:` list".into(),
-            ))
+            return Err(error_at(at, GasolineProblem::NotAMapping, "the allowlist must be a mapping with an `allowed_tools:` list".into()))
         }
     }
     let mut patterns = None;
-    while let Some((event, mark)) = iter.next() {
+    while let Some((event, at)) = next()? {
         match event {
             Event::MappingEnd => break,
-            Event::Scalar(key, ..) if key == "allowed_tools" => {
-                let (value, value_mark) =
-                    iter.next().ok_or_else(|| error_at(&mark, GasolineProblem::MissingValue, "`allowed_tools` has no value".into()))?;
+            Event::Scalar(key) if key == "allowed_tools" => {
+                let (value, value_at) =
+                    next()?.ok_or_else(|| error_at(at, GasolineProblem::MissingValue, "`allowed_tools` has no value".into()))?;
                 match value {
-                    Event::SequenceStart(..) => {
+                    Event::SequenceStart => {
                         let mut list = Vec::new();
-                        for (item, item_mark) in iter.by_ref() {
+                        while let Some((item, item_at)) = next()? {
                             match item {
                                 Event::SequenceEnd => break,
-                                Event::Scalar(pattern, ..) => list.push((pattern, item_mark)),
+                                Event::Scalar(pattern) => list.push((pattern, item_at)),
                                 _ => {
                                     return Err(error_at(
-                                        &item_mark,
+                                        item_at,
                                         GasolineProblem::NotAString,
                                         "each allowed_tools entry must be a string such as \"observe.*\"".into(),
                                     ))
@@ -154,26 +147,21 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Marker)>>, GasolineEr
                         }
                         patterns = Some(list);
                     }
-                    Event::Scalar(v, ..) if v.is_empty() || v == "~" || v == "null" => patterns = Some(Vec::new()),
-                    _ => return Err(error_at(&value_mark, GasolineProblem::NotAList, "`allowed_tools` must be a list".into())),
+                    Event::Scalar(v) if v.is_empty() || v == "~" || v == "null" => patterns = Some(Vec::new()),
+                    _ => return Err(error_at(value_at, GasolineProblem::NotAList, "`allowed_tools` must be a list".into())),
                 }
             }
-            Event::Scalar(key, ..) => {
+            Event::Scalar(key) => {
                 return Err(error_at(
-                    &mark,
+                    at,
                     GasolineProblem::UnknownKey,
                     format!("unknown key `{key}`: the allowlist file only has `allowed_tools`"),
                 ))
             }
-            _ => {
-                return Err(error_at(
-                    &mark,
-                    GasolineProblem::UnexpectedStructure,
-                    "unexpected structure: keys must be plain strings".into(),
-                ))
-            }
+            _ => return Err(error_at(at, GasolineProblem::UnexpectedStructure, "unexpected structure: keys must be plain strings".into())),
         }
     }
+    while next()?.is_some() {}
     Ok(patterns)
 }
 
@@ -208,8 +196,8 @@ impl GasolineAllowlist {
     /// Parses and validates YAML text; any error names its line and column and nothing is loaded.
     pub fn load(text: &str) -> Result<Self, GasolineError> {
         let patterns = read_patterns(text)?.unwrap_or_default();
-        for (pattern, mark) in &patterns {
-            check_pattern(pattern).map_err(|message| error_at(mark, GasolineProblem::InvalidPattern, message))?;
+        for (pattern, at) in &patterns {
+            check_pattern(pattern).map_err(|message| error_at(*at, GasolineProblem::InvalidPattern, message))?;
         }
         let patterns: Vec<String> = patterns.into_iter().map(|(p, _)| p).collect();
         let policy =
