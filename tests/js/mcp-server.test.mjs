@@ -217,7 +217,7 @@ test('a broken file at start stops the server with file, line and column', async
   const dir = tempDir();
   for (const [yaml, expected] of [
     ['allowed_tools:\n  - "observe.*"\n  - "interact.*.x"\n', ':3:5: invalid pattern "interact.*.x"'],
-    ['allowed_tools:\n  - "observe.*"\n  - [unclosed\n', ':4:1: invalid YAML'],
+    ['allowed_tools:\n  - "observe.*"\n  - [unclosed\n', ':3:5: invalid YAML: `[` is not closed'],
     ['allowed_tool:\n  - "observe.*"\n', ':1:1: unknown key `allowed_tool`'],
   ]) {
     writeFileSync(join(dir, 'allowlist.yaml'), yaml);
