@@ -41,7 +41,8 @@ impl std::error::Error for GasolineError {}
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum GasolineProblem {
-    /// The text is not valid YAML.
+    /// The text is not valid YAML, or uses YAML an allowlist file does not (anchors, tags, block
+    /// scalars, values over several lines, a second document): the message names it.
     InvalidYaml,
     /// The document is not a mapping with an `allowed_tools:` key.
     NotAMapping,
