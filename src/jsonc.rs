@@ -143,5 +143,6 @@ fn position_of(text: &str, at: usize) -> (usize, usize) {
     (before.matches('\n').count() + 1, before.get(line_start..).map_or(0, |l| l.chars().count()) + 1)
 }
 
-#[cfg(test)]
+// The oracle, jsonc-parser, is a native-only dev-dependency.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

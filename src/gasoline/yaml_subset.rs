@@ -892,5 +892,6 @@ impl Reader<'_> {
     }
 }
 
-#[cfg(test)]
+// The oracle, yaml-rust2, is a native-only dev-dependency.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
