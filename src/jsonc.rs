@@ -144,5 +144,6 @@ fn position_of(text: &str, at: usize) -> (usize, usize) {
 }
 
 // The oracle, jsonc-parser, is a native-only dev-dependency.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests;

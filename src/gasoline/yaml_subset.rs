@@ -893,5 +893,6 @@ impl Reader<'_> {
 }
 
 // The oracle, yaml-rust2, is a native-only dev-dependency.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests;
