@@ -2,8 +2,8 @@
 //! and Claude Code's settings files.
 //!
 //! The comments and trailing commas are blanked to spaces and the rest is read by the same
-//! serde_json as every other input, instead of by a second JSON parser: that parser was 9% of the
-//! engine's `.wasm`. Blanking replaces byte for byte and keeps every line break, so serde_json's
+//! serde_json as every other input, instead of by a second JSON parser: that parser was 3% of the
+//! engine's `.wasm` (gzipped). Blanking replaces byte for byte and keeps every line break, so serde_json's
 //! line and column still point into the text the user wrote.
 
 use serde_json::{Map, Value};

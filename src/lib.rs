@@ -37,8 +37,8 @@ pub mod cursor;
 pub mod gasoline;
 pub mod import;
 pub mod input;
-// The texts a result tape has sent (bindings::tape); tested natively.
 pub mod jsonc;
+// The texts a result tape has sent (bindings::tape); tested natively.
 #[cfg(any(target_arch = "wasm32", test))]
 mod kept_texts;
 pub mod limits;
