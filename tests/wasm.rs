@@ -420,6 +420,8 @@ fn the_decision_reader_equals_serde_wasm_bindgen() {
         r#"{"layers":[{"name":"user","defaultMode":"allow","tools":{"terminal":{"defaultMode":"confirm","alwaysAllow":[{"pattern":"^é😀\\b"}]},
             "fetch":{"alwaysAllow":[{"domain":"*.example.com"}]}}}],"alwaysAllowToolActions":true}"#,
         r#"{"layers":[{"name":"user","tools":{"terminal":{"defaultMode":"allow"}}}]}"#,
+        r#"{"catalogue":"cursor","layers":[{"name":"user","tools":{"terminal":{"alwaysAllow":[{"prefix":"git status"}],"alwaysDeny":[{"pattern":"^curl\b"}]}}}],"suggest":"prefix"}"#,
+        r#"{"catalogue":"gasoline","layers":[{"name":"user","tools":{"gasoline":{"alwaysAllow":[{"toolAction":"observe.*"}]}}}]}"#,
     ];
     let fragments = [
         "git status",
@@ -437,7 +439,7 @@ fn the_decision_reader_equals_serde_wasm_bindgen() {
         "",
     ];
     let joins = [" && ", "; ", " | ", " || "];
-    let tools = [("terminal", 0), ("edit_file", 1), ("fetch", 1), ("copy_path", 2), ("mcp", 2), ("something_else", 0)];
+    let tools = [("terminal", 0), ("edit_file", 1), ("fetch", 1), ("copy_path", 2), ("mcp", 2), ("gasoline", 2), ("something_else", 0)];
     let paths = ["src/a.rs", "src/../.env", "https://api.example.com/x", "ünïcode/😀.rs", "/etc/shadow", ""];
     let hooks = [None, None, Some(HookResult::Ask), Some(HookResult::Reject), Some(HookResult::Allow)];
     let mut below = random_below(0x2545_F491_4F6C_DD1D);
@@ -461,7 +463,22 @@ fn the_decision_reader_equals_serde_wasm_bindgen() {
             let fast = toolgate::bindings::tape::decision_to_js(&decision).unwrap();
             let plain = decision.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap();
             assert_eq!(JSON::stringify(&fast).unwrap(), JSON::stringify(&plain).unwrap(), "{tool} {:?}", decision.items);
+            // The shapes tape.rs writes as literals: every one is reached, and read as serde writes it.
+            let source = |scope: &str, layer: bool| {
+                decision.default_source.as_ref().is_some_and(|d| {
+                    let d = serde_json::to_value(d).unwrap();
+                    d["scope"] == scope && d.get("layer").is_some() == layer
+                })
+            };
+            let suggested = |field: &str| decision.suggestions.iter().any(|s| serde_json::to_value(&s.rule).unwrap().get(field).is_some());
             for (part, present) in [
+                ("default from a tool", source("tool", true)),
+                ("default from a layer", source("global", true)),
+                ("default from the policy", source("global", false)),
+                ("suggested pattern", suggested("pattern")),
+                ("suggested prefix", suggested("prefix")),
+                ("suggested MCP entry", suggested("mcp")),
+                ("suggested tool action", suggested("toolAction")),
                 ("rule", decision.rule.is_some()),
                 ("matchedInput", decision.matched_input.is_some()),
                 ("defaultSource", decision.default_source.is_some()),
@@ -479,7 +496,7 @@ fn the_decision_reader_equals_serde_wasm_bindgen() {
             }
         }
     }
-    assert_eq!(seen.len(), 10, "parts reached: {seen:?}");
+    assert_eq!(seen.len(), 17, "parts reached: {seen:?}");
 }
 
 mod erased {

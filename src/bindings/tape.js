@@ -54,7 +54,7 @@ export function decodeDecision(memory, slotsPtr, slotsLen, textPtr, textLen) {
   if (rule !== null) decision.rule = rule;
   const matchedInput = read();
   if (matchedInput !== null) decision.matchedInput = matchedInput;
-  const defaultSource = read();
+  const defaultSource = readDefaultSource();
   if (defaultSource !== null) decision.defaultSource = defaultSource;
   const items = [];
   for (let n = slots[at++]; n > 0; n--) {
@@ -73,7 +73,7 @@ export function decodeDecision(memory, slotsPtr, slotsLen, textPtr, textLen) {
   const count = slots[at++];
   if (count !== 0) {
     const suggestions = [];
-    for (let n = count; n > 0; n--) suggestions.push({ pattern: read(), rule: read(), display: read(), source: read() });
+    for (let n = count; n > 0; n--) suggestions.push({ pattern: read(), rule: readSuggestedRule(), display: read(), source: read() });
     decision.suggestions = suggestions;
   }
   const ignored = read();
@@ -86,6 +86,29 @@ export function decodeDecision(memory, slotsPtr, slotsLen, textPtr, textLen) {
 function readRuleRef() {
   if (slots[at++] === 0) return null;
   return { layer: read(), tool: read(), list: read(), index: read(), matcher: read(), pattern: read() };
+}
+
+/** Where a default came from: one of its three shapes, or `null` (tape.rs's `default_source`). */
+function readDefaultSource() {
+  switch (slots[at++]) {
+    case 0: return null;
+    case 1: return { scope: 'tool', layer: read() };
+    case 2: return { scope: 'global' };
+    case 3: return { scope: 'global', layer: read() };
+    default: throw new Error(`toolgate: unreadable result (default source ${slots[at - 1]} at slot ${at - 1})`);
+  }
+}
+
+/** A suggestion's rule: one text of a known kind, or `0` and a generic value (tape.rs's `suggested_rule`). */
+function readSuggestedRule() {
+  switch (slots[at++]) {
+    case 0: return read();
+    case 1: return { pattern: read() };
+    case 2: return { prefix: read() };
+    case 3: return { mcp: read() };
+    case 4: return { toolAction: read() };
+    default: throw new Error(`toolgate: unreadable result (rule ${slots[at - 1]} at slot ${at - 1})`);
+  }
 }
 
 /** Points the reader at a result in `memory`; returns the slot where it must end. */

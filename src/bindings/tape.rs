@@ -124,7 +124,7 @@ pub fn mcp_decision_to_js(decision: &crate::mcp::McpDecision) -> Option<JsValue>
 /// serde skips a field, `null` (or, for a list, `null` in place of an empty one) tells the reader to
 /// leave the key out. A test compares the two readers on decisions of every dialect.
 pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
-    use crate::policy::RuleRef;
+    use crate::policy::{DefaultSource, RuleRef, RuleSpec};
     fn rule_ref(tape: &mut Tape, rule: Option<&RuleRef>) -> Result<(), Unsupported> {
         let Some(rule) = rule else {
             tape.slots.push(NULL);
@@ -138,6 +138,53 @@ pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
         rule.matcher.serialize(&mut *tape)?;
         tape.string(&rule.pattern);
         Ok(())
+    }
+    /// Where a default came from, as a literal of one of its three shapes (serde's internally
+    /// tagged form: `scope` first). The generic writer's objects are read key by key.
+    fn default_source(tape: &mut Tape, source: Option<&DefaultSource>) {
+        match source {
+            None => tape.slots.push(NULL),
+            Some(DefaultSource::Tool { layer }) => {
+                tape.slots.push(1.0);
+                tape.string(layer);
+            }
+            Some(DefaultSource::Global { layer: None }) => tape.slots.push(2.0),
+            Some(DefaultSource::Global { layer: Some(layer) }) => {
+                tape.slots.push(3.0);
+                tape.string(layer);
+            }
+        }
+    }
+    /// A suggestion's rule: a literal object when it is one text of a kind suggestions make
+    /// (regex, prefix, MCP entry, tool action), else `0` and the generic writer.
+    fn suggested_rule(tape: &mut Tape, rule: &RuleSpec) -> Result<(), Unsupported> {
+        // Every field named, so a new one cannot be left out of the check.
+        let RuleSpec { pattern, case_sensitive, prefix, mcp, tool_action, glob, tokens, path, root, domain, examples } = rule;
+        let plain = !case_sensitive
+            && glob.is_none()
+            && tokens.is_none()
+            && path.is_none()
+            && root.is_none()
+            && domain.is_none()
+            && examples.is_empty();
+        let single = match (pattern, prefix, mcp, tool_action) {
+            (Some(text), None, None, None) => Some((1.0, text)),
+            (None, Some(text), None, None) => Some((2.0, text)),
+            (None, None, Some(text), None) => Some((3.0, text)),
+            (None, None, None, Some(text)) => Some((4.0, text)),
+            _ => None,
+        };
+        match single.filter(|_| plain) {
+            Some((kind, text)) => {
+                tape.slots.push(kind);
+                tape.string(text);
+                Ok(())
+            }
+            None => {
+                tape.slots.push(NULL);
+                rule.serialize(tape)
+            }
+        }
     }
     /// A list serde skips when empty: `null` then, else the generic array.
     fn unless_empty<T: Serialize>(tape: &mut Tape, list: &[T]) -> Result<(), Unsupported> {
@@ -155,7 +202,7 @@ pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
             tape.string(&decision.message);
             rule_ref(tape, decision.rule.as_deref())?;
             decision.matched_input.serialize(&mut *tape)?;
-            decision.default_source.serialize(&mut *tape)?;
+            default_source(tape, decision.default_source.as_ref());
             tape.slots.push(decision.items.len() as f64);
             for item in &decision.items {
                 tape.string(&item.text);
@@ -170,7 +217,7 @@ pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
             tape.slots.push(decision.suggestions.len() as f64);
             for suggestion in &decision.suggestions {
                 tape.string(&suggestion.pattern);
-                suggestion.rule.serialize(&mut *tape)?;
+                suggested_rule(tape, &suggestion.rule)?;
                 tape.string(&suggestion.display);
                 tape.string(&suggestion.source);
             }
