@@ -149,7 +149,9 @@ impl Policy {
         if items.cannot_vouch.is_some() {
             return Vec::new();
         }
-        let mut found = Vec::new();
+        // At most one per item not covered; sized to that, the usual one or two suggestions
+        // (a few hundred bytes each) fit the allocator's small blocks, where growing to four would not.
+        let mut found = Vec::with_capacity(items.list.iter().filter(|i| i.allowed_by.is_none()).count());
         for item in items.list.iter().filter(|i| i.allowed_by.is_none()) {
             match (item.kind, item.pair(), item.name.as_deref()) {
                 // A Gasoline call is a tool and its action; any other call an MCP server and tool.

@@ -26,54 +26,54 @@ use std::path::{Path, PathBuf};
 
 /// Commands never offered as an "always allow" pattern: they run other code (interpreters,
 /// shells) or another command (wrappers), so a pattern for them would vouch for anything.
-/// The same list as the one `options.rs` keeps for the older `^cmd\b` suggestions.
+/// Sorted and lower-case, for [`never_suggested`]'s binary search.
 pub(crate) const NEVER_SUGGESTED: &[&str] = &[
-    "bash",
-    "sh",
-    "zsh",
-    "dash",
-    "ksh",
-    "mksh",
     "ash",
-    "fish",
+    "bash",
+    "builtin",
+    "bun",
+    "busybox",
+    "command",
     "csh",
-    "tcsh",
+    "dash",
+    "deno",
+    "doas",
+    "env",
+    "eval",
+    "exec",
+    "fish",
+    "ionice",
+    "ksh",
+    "lua",
+    "luajit",
+    "mksh",
+    "nice",
+    "node",
+    "nodejs",
+    "nohup",
+    "osascript",
+    "parallel",
+    "perl",
+    "php",
+    "powershell",
+    "pwsh",
+    "pypy",
+    "pypy3",
     "python",
     "python2",
     "python3",
-    "pypy",
-    "pypy3",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "perl",
     "ruby",
-    "php",
-    "lua",
-    "luajit",
-    "osascript",
-    "pwsh",
-    "powershell",
-    "env",
-    "sudo",
-    "doas",
+    "sh",
+    "source",
+    "stdbuf",
     "su",
-    "xargs",
-    "nice",
-    "nohup",
+    "sudo",
+    "tcsh",
     "time",
     "timeout",
-    "command",
-    "exec",
-    "eval",
-    "source",
-    "builtin",
-    "stdbuf",
-    "ionice",
-    "busybox",
     "watch",
-    "parallel",
+    "xargs",
+    "zsh",
 ];
 
 /// The words a terminal pattern is built from.
@@ -100,6 +100,19 @@ fn escape_by_regex_lite(text: &str) -> String {
 /// Zed's `is_plain_command_token`: letters, digits, `-` and `_`, not starting with `-`.
 fn is_plain(token: &str) -> bool {
     !token.is_empty() && !token.starts_with('-') && token.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The longest name in [`NEVER_SUGGESTED`] (`powershell`).
+const LONGEST_NEVER_SUGGESTED: usize = 10;
+
+/// Whether [`NEVER_SUGGESTED`] holds `name`, ignoring ASCII case: a binary search for the
+/// name lower-cased on the stack, where a scan compared it with every entry on each suggestion.
+fn never_suggested(name: &str) -> bool {
+    let mut lower = [0u8; LONGEST_NEVER_SUGGESTED];
+    let Some(folded) = lower.get_mut(..name.len()) else { return false };
+    folded.copy_from_slice(name.as_bytes());
+    folded.make_ascii_lowercase();
+    NEVER_SUGGESTED.binary_search_by(|entry| entry.as_bytes().cmp(folded)).is_ok()
 }
 
 /// `NAME=value` or `NAME+=value` with a valid shell name, split into (`NAME=`, value).
@@ -134,7 +147,7 @@ fn prefix(text: &str) -> Option<Prefix<'_>> {
             None => break word,
         }
     };
-    if !is_plain(name) || NEVER_SUGGESTED.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+    if !is_plain(name) || never_suggested(name) {
         return None;
     }
     let subcommand = words.next().filter(|w| !w.starts_with('-') && split_assignment(w).is_none());
@@ -291,6 +304,24 @@ mod tests {
 
     fn pattern(text: &str) -> Option<String> {
         command_pattern(text).map(|s| s.pattern)
+    }
+
+    /// The binary search finds what a case-insensitive scan of the list finds: for every entry in
+    /// mixed case, with a character more or less, and for random names.
+    #[test]
+    fn never_suggested_is_the_scan_of_the_list() {
+        let scan = |name: &str| NEVER_SUGGESTED.iter().any(|n| n.eq_ignore_ascii_case(name));
+        assert!(NEVER_SUGGESTED.windows(2).all(|w| w[0] < w[1]), "sorted, without repeats");
+        assert!(NEVER_SUGGESTED.iter().all(|n| n.len() <= LONGEST_NEVER_SUGGESTED && *n == n.to_ascii_lowercase()));
+        let mut names: Vec<String> = Vec::new();
+        for entry in NEVER_SUGGESTED {
+            let mixed: String = entry.chars().enumerate().map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c }).collect();
+            names.extend([entry.to_string(), mixed, format!("{entry}x"), entry[1..].to_owned(), format!("{entry}{entry}")]);
+        }
+        names.extend(crate::test_support::random_strings(&['s', 'h', 'E', 'n', 'v', 'é', 'z'], 20_000, 12, 0x5eed_0f11));
+        for name in names {
+            assert_eq!(never_suggested(&name), scan(&name), "{name:?}");
+        }
     }
 
     fn display(text: &str) -> Option<String> {
