@@ -477,9 +477,12 @@ impl<'t> Parser<'t> {
         // A shell's payload must know which of its substitutions this parser already followed.
         let followed: Vec<Vec<(usize, usize)>> =
             if runs_shell { words.iter().skip(1).map(|w| w.followed.clone()).collect() } else { Vec::new() };
+        // A vector of its own for the arguments: collected from `words` in place, the words'
+        // larger buffer would be shrunk by a `realloc` that copies it.
+        let mut args: Vec<String> = Vec::with_capacity(words.len().saturating_sub(1));
         let mut texts = words.into_iter().map(|w| w.text);
         let name = texts.next();
-        let args: Vec<String> = texts.collect();
+        args.extend(texts);
         if let Some(name) = &name {
             hazards.extend(hazards_of_command(name, &args));
         }
