@@ -798,6 +798,7 @@ mod tests {
                     name: None,
                     args: Vec::new(),
                     pair_split: None,
+                    leading: None,
                 })
                 .collect();
             let items = Items { list, cannot_vouch: (next(4) == 0).then(|| "a reason".into()), ..Items::default() };

@@ -4,7 +4,7 @@
 
 use super::catalogue::InputKind;
 use super::path::normalize_path;
-use super::rules::{RuleRef, Subject};
+use super::rules::{LeadingWord, RuleRef, Subject};
 use crate::shell::{Context, Hazard, HazardKind, Shell};
 use serde::Serialize;
 use std::sync::Arc;
@@ -60,6 +60,9 @@ pub struct ItemVerdict {
     /// For an MCP call, where its text splits into server and tool (see [`ItemVerdict::pair`]).
     #[serde(skip)]
     pub(crate) pair_split: Option<usize>,
+    /// A command's leading word, found once for the look-ups in every list.
+    #[serde(skip)]
+    pub(crate) leading: Option<LeadingWord>,
 }
 
 impl ItemVerdict {
@@ -73,6 +76,7 @@ impl ItemVerdict {
             name: None,
             args: Vec::new(),
             pair_split: None,
+            leading: None,
         }
     }
 
@@ -85,7 +89,12 @@ impl ItemVerdict {
 
     /// What rules are matched against.
     pub(crate) fn subject(&self) -> Subject<'_> {
-        Subject { text: &self.text, pair: self.pair(), words: self.name.as_deref().map(|name| (name, self.args.as_slice())) }
+        Subject {
+            text: &self.text,
+            pair: self.pair(),
+            words: self.name.as_deref().map(|name| (name, self.args.as_slice())),
+            leading: self.leading,
+        }
     }
 
     /// The command without its leading assignments (`git log` for `PAGER=x git log`).
@@ -151,6 +160,7 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
                     items.cannot_vouch = analysis.cannot_vouch.clone();
                 }
                 items.list.extend(analysis.items.into_iter().map(|i| ItemVerdict {
+                    leading: Some(LeadingWord::of(&i.text)),
                     text: i.text,
                     kind: match i.kind {
                         crate::shell::SubCommandKind::Command => ItemKind::Command,

@@ -26,6 +26,7 @@ pub(crate) mod rules;
 #[cfg(feature = "analysis")]
 mod suggest;
 mod trust;
+mod word_index;
 
 pub use catalogue::{CatalogueName, InputKind};
 pub(crate) use evaluate::Explain;

@@ -18,9 +18,9 @@ use super::literal_program::LiteralProgram;
 use super::literal_sieve::LiteralSieve;
 use super::matchers::{unwrapped_forms, CommandGlob, DomainGlob, PathPattern, TokenPrefix};
 use super::pair_index::{PairIndex, PairPattern};
+use super::word_index::{hash_step, word_hash, WordIndex};
 use super::RuleSpec;
 use regex_lite::{Regex, RegexBuilder};
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -131,11 +131,13 @@ pub struct Subject<'a> {
     pub pair: Option<(&'a str, &'a str)>,
     /// A command's word and arguments, unquoted: what token prefixes match.
     pub words: Option<(&'a str, &'a [String])>,
+    /// The text's leading word when already found (`LeadingWord::of(text)`), else found per look-up.
+    pub leading: Option<LeadingWord>,
 }
 
 impl<'a> Subject<'a> {
     pub fn text(text: &'a str) -> Self {
-        Subject { text, pair: None, words: None }
+        Subject { text, pair: None, words: None, leading: None }
     }
 
     /// The command's first token: its word when analysed, else the text's first word.
@@ -474,9 +476,9 @@ pub fn required_literal(pattern: &str) -> Option<String> {
 pub struct RuleSet {
     rules: Vec<CompiledRule>,
     /// Case-sensitive regex rules by their exact leading word; prefix rules by their first word.
-    exact: FxHashMap<String, Vec<usize>>,
+    exact: WordIndex,
     /// Case-insensitive regex rules by their ASCII-lowercased leading word.
-    folded: FxHashMap<String, Vec<usize>>,
+    folded: WordIndex,
     /// Regex rules whose pattern pins no leading word; always checked. Each with its bit in
     /// `sieve` when its required literal is sieved.
     unindexed: Vec<(usize, Option<u32>)>,
@@ -485,9 +487,9 @@ pub struct RuleSet {
     /// MCP entries and `tool.action` patterns.
     pairs: PairIndex,
     /// Command globs by the first word they spell out.
-    glob_words: FxHashMap<String, Vec<usize>>,
+    glob_words: WordIndex,
     /// Token prefixes by the basename of each alternative of their first token.
-    token_words: FxHashMap<String, Vec<usize>>,
+    token_words: WordIndex,
     /// Imported kinds no index applies to: globs starting with `*`, paths, domains.
     scanned: Vec<usize>,
 }
@@ -519,22 +521,62 @@ fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-/// The leading run of ASCII word characters of an item, as a pinned word would meet it.
-///
-/// A byte scan: a non-ASCII character's first byte is no word character either, so it stops at
-/// the same (char-boundary) place a scan by `char` would, without decoding UTF-8.
-fn leading_word(text: &str) -> &str {
-    let len = text.bytes().position(|b| !(b.is_ascii_alphanumeric() || b == b'_')).unwrap_or(text.len());
-    text.get(..len).unwrap_or_default()
+/// The leading run of ASCII word characters of an item, as a pinned word would meet it: its
+/// length and its folded hash (see [`word_hash`]), found in one pass, and whether it has
+/// capitals (without them, its exact hash is the folded one). An item's is found once and shared
+/// by its look-ups in each list (see [`Subject::leading`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeadingWord {
+    len: usize,
+    folded: u64,
+    capitals: bool,
 }
+
+impl LeadingWord {
+    /// A byte scan: a non-ASCII character's first byte is no word character either, so it stops
+    /// at the same (char-boundary) place a scan by `char` would, without decoding UTF-8.
+    pub fn of(text: &str) -> Self {
+        let mut word = LeadingWord { len: 0, folded: 0, capitals: false };
+        for &byte in text.as_bytes() {
+            let lower = FOLDED_WORD_BYTE.get(usize::from(byte)).copied().unwrap_or(0);
+            if lower == 0 {
+                break;
+            }
+            word.capitals |= lower != byte;
+            word.folded = hash_step(word.folded, lower);
+            word.len += 1;
+        }
+        word
+    }
+
+    fn in_text<'t>(&self, text: &'t str) -> &'t str {
+        text.get(..self.len).unwrap_or_default()
+    }
+}
+
+/// Each ASCII word character (letter, digit, `_`) lowercased; 0 for every other byte.
+// Indexed while compiling (an index out of range would fail the build, not a call).
+#[allow(clippy::indexing_slicing)]
+static FOLDED_WORD_BYTE: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        let b = byte as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            table[byte] = b.to_ascii_lowercase();
+        }
+        byte += 1;
+    }
+    table
+};
 
 impl RuleSet {
     pub fn push(&mut self, matcher: Matcher, origin: RuleRef) {
         let at = self.rules.len();
         match &matcher {
             Matcher::Regex(rule, _) => match (&rule.pinned, rule.case_sensitive) {
-                (Some(word), true) => self.exact.entry(word.clone()).or_default().push(at),
-                (Some(word), false) => self.folded.entry(word.clone()).or_default().push(at),
+                (Some(word), true) => self.exact.file(word_hash(word, false), at),
+                (Some(word), false) => self.folded.file(word_hash(word, true), at),
                 (None, case_sensitive) => {
                     let bit = rule.sieved_literal().and_then(|literal| self.sieve.add(literal, !case_sensitive));
                     self.unindexed.push((at, bit));
@@ -542,20 +584,17 @@ impl RuleSet {
             },
             Matcher::Prefix(words, _) => {
                 if let Some(first) = words.first() {
-                    self.exact.entry(first.clone()).or_default().push(at);
+                    self.exact.file(word_hash(first, false), at);
                 }
             }
             Matcher::Pair(pattern) => self.pairs.insert(pattern, at),
             Matcher::Glob { glob, past_wrappers: false, .. } => match glob.first_word() {
-                Some(word) => self.glob_words.entry(word.to_owned()).or_default().push(at),
+                Some(word) => self.glob_words.file(word_hash(word, false), at),
                 None => self.scanned.push(at),
             },
             Matcher::Tokens { tokens, .. } => {
                 for word in tokens.first_tokens() {
-                    let list = self.token_words.entry(basename(word).to_owned()).or_default();
-                    if list.last() != Some(&at) {
-                        list.push(at);
-                    }
+                    self.token_words.file(word_hash(basename(word), false), at);
                 }
             }
             Matcher::Glob { past_wrappers: true, .. } | Matcher::Path { .. } | Matcher::Domain { .. } => self.scanned.push(at),
@@ -579,7 +618,8 @@ impl RuleSet {
             return pair_hit.and_then(|i| self.rules.get(i));
         }
         // Regex rules pin an ASCII word; prefix rules file their whole first word.
-        let word = leading_word(subject.text);
+        let leading = subject.leading.unwrap_or_else(|| LeadingWord::of(subject.text));
+        let word = leading.in_text(subject.text);
         // Only prefix rules, case-sensitive pinned words and command globs are filed by the whole
         // first word: without them, splitting the text (by Unicode whitespace) would find nothing.
         let first_word = if self.exact.is_empty() && self.glob_words.is_empty() {
@@ -596,8 +636,8 @@ impl RuleSet {
         // Each list is in policy order: its first hit is its earliest, and the earliest of all
         // lists' first hits is the answer whatever order the lists are read in. An empty index
         // is not looked up at all.
-        let mut earliest_of = |candidates: Option<&Vec<usize>>| {
-            for &i in candidates.map_or(&[][..], Vec::as_slice) {
+        let mut earliest_of = |candidates: &[usize]| {
+            for &i in candidates {
                 if best.is_some_and(|b| b < i) {
                     break;
                 }
@@ -608,26 +648,22 @@ impl RuleSet {
             }
         };
         if !self.exact.is_empty() {
-            earliest_of(self.exact.get(word));
+            earliest_of(self.exact.candidates(if leading.capitals { word_hash(word, false) } else { leading.folded }));
             if first_word != word {
-                earliest_of(self.exact.get(first_word));
+                earliest_of(self.exact.candidates(word_hash(first_word, false)));
             }
         }
         if !self.folded.is_empty() {
-            earliest_of(if has_ascii_uppercase(word) {
-                self.folded.get(word.to_ascii_lowercase().as_str())
-            } else {
-                self.folded.get(word)
-            });
+            earliest_of(self.folded.candidates(leading.folded));
         }
         if !self.glob_words.is_empty() {
-            earliest_of(self.glob_words.get(first_word));
+            earliest_of(self.glob_words.candidates(word_hash(first_word, false)));
         }
         if !self.token_words.is_empty() {
-            earliest_of(self.token_words.get(basename(subject.first_token())));
+            earliest_of(self.token_words.candidates(word_hash(basename(subject.first_token()), false)));
         }
         if !self.scanned.is_empty() {
-            earliest_of(Some(&self.scanned));
+            earliest_of(&self.scanned);
         }
         let mut present = None;
         for &(i, bit) in &self.unindexed {
@@ -883,7 +919,9 @@ mod tests {
             let args: Vec<String> = (0..next(3)).map(|_| words[next(words.len())].to_owned()).collect();
             let name = words[next(words.len())];
             let words_of = (next(2) == 0).then_some((name, args.as_slice()));
-            let subject = Subject { text: &text, pair, words: words_of };
+            // Sometimes with its leading word already found, as an item's is.
+            let leading = (next(2) == 0).then(|| LeadingWord::of(&text));
+            let subject = Subject { text: &text, pair, words: words_of, leading };
             let indexed = set.first_match(&subject).map(|r| r.origin.index);
             let scanned = set.first_match_by_scan(&subject).map(|r| r.origin.index);
             assert_eq!(indexed, scanned, "{subject:?}");
@@ -939,8 +977,12 @@ mod tests {
             let len = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
             text[..len].to_owned()
         };
-        for text in ["git status", "café", "caf\u{e9}", "a_b9-c", "", "é", "ab\u{2003}c", "x\u{1F600}y", "__", "9z/x"] {
-            assert_eq!(leading_word(text), by_char(text), "{text:?}");
+        for text in ["git status", "Git status", "café", "caf\u{e9}", "a_b9-c", "", "é", "ab\u{2003}c", "x\u{1F600}y", "__", "9z/x"] {
+            let leading = LeadingWord::of(text);
+            let word = leading.in_text(text);
+            assert_eq!(word, by_char(text), "{text:?}");
+            assert_eq!(leading.folded, word_hash(word, true), "{text:?}");
+            assert_eq!(leading.capitals, word != word.to_ascii_lowercase(), "{text:?}");
         }
     }
 
@@ -968,7 +1010,7 @@ mod tests {
             for _ in 0..20 {
                 let (a, b) = (names[next(names.len())], names[next(names.len())]);
                 let text = format!("{a}:{b}");
-                let subject = Subject { text: &text, pair: Some((a, b)), words: None };
+                let subject = Subject { text: &text, pair: Some((a, b)), words: None, leading: None };
                 let indexed = set.first_match(&subject).map(|r| r.origin.index);
                 assert_eq!(indexed, set.first_match_by_scan(&subject).map(|r| r.origin.index), "{subject:?}");
             }
