@@ -15,6 +15,7 @@
 use super::catalogue::InputKind;
 use super::gates::{self, Condition, Hit};
 use super::items::{self, ItemVerdict, Items};
+use super::message_template::MessageTemplate;
 use super::options::Suggestion;
 use super::rules::{RuleRef, RuleSet};
 use super::trust::Ignored;
@@ -225,7 +226,7 @@ enum Message<'p> {
     /// The standard explanation of the reason.
     Standard,
     /// A gate's template, filled from what the condition found.
-    Template(&'p str),
+    Template(&'p MessageTemplate),
     /// Already written.
     Text(String),
 }
@@ -266,61 +267,6 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
         all &= item.allowed_by.is_some();
     }
     all
-}
-
-/// Fills `{item}`, `{entry}`, `{detail}`, `{layer}` and `{index}` in a gate's message, in one
-/// pass; any other `{…}` is kept as written.
-fn fill(template: &str, hit: &Hit) -> String {
-    let rule = hit.rule.as_deref();
-    let mut out = String::with_capacity(template.len() + 64);
-    let mut rest = template;
-    // A byte scan: templates are short, and `str::find` sets up a searcher per call.
-    while let Some(open) = rest.bytes().position(|b| b == b'{') {
-        let (before, from_brace) = rest.split_at(open);
-        out.push_str(before);
-        let name = from_brace.get(1..).and_then(|after| after.bytes().position(|b| b == b'}').and_then(|close| after.get(..close)));
-        let value = match name {
-            Some("item") => Some(hit.item.as_deref().unwrap_or_default()),
-            Some("entry") => Some(rule.map_or("", |r| r.pattern.as_str())),
-            Some("layer") => Some(rule.map_or("", |r| r.layer.as_str())),
-            Some("detail") => Some(hit.detail.as_deref().unwrap_or_default()),
-            Some("index") => {
-                if let Some(r) = rule {
-                    push_decimal(&mut out, r.index);
-                }
-                Some("")
-            }
-            _ => None,
-        };
-        match (value, name) {
-            (Some(value), Some(name)) => {
-                out.push_str(value);
-                rest = from_brace.get(name.len() + 2..).unwrap_or_default();
-            }
-            _ => {
-                out.push('{');
-                rest = from_brace.get(1..).unwrap_or_default();
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Writes `n` in decimal: what `n.to_string()` gives, without a string of its own or the
-/// formatting machinery (an allowlist entry's index is in every "allowed" message).
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    for slot in digits.iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        start -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push_str(digits.get(start..).and_then(|d| std::str::from_utf8(d).ok()).unwrap_or_default());
 }
 
 /// The standard explanation of a gate's decision.
@@ -432,7 +378,7 @@ impl Policy {
             }
         } else {
             let mut found = None;
-            for gate in self.gates().iter().filter(|g| g.applies_to(tool)) {
+            for (gate, template) in self.gates().iter().zip(self.gate_messages()).filter(|(g, _)| g.applies_to(tool)) {
                 let hit = match &gate.when {
                     Condition::DenyRule => rules.and_then(|r| first_hit(&r.deny, &items)),
                     Condition::ConfirmRule => {
@@ -459,7 +405,7 @@ impl Policy {
                     found = Some(Finding {
                         outcome: gate.outcome,
                         reason: gate.reason,
-                        message: gate.message.as_deref().map_or(Message::Standard, Message::Template),
+                        message: template.as_ref().map_or(Message::Standard, Message::Template),
                         hit,
                         default_source: None,
                     });
@@ -514,7 +460,7 @@ impl Policy {
         }
         let message = match message {
             _ if reason == Reason::HookAsked => explain_reason(reason, tool, &hit, &items),
-            Message::Template(template) => fill(template, &hit),
+            Message::Template(template) => template.fill(&hit),
             Message::Text(text) => text,
             Message::Standard => explain_reason(reason, tool, &hit, &items),
         };
@@ -639,60 +585,6 @@ fn write_uncovered(out: &mut String, has_rules: bool, items: &Items) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::rules::{ListKind, MatcherKind};
-
-    fn hit(item: &str, detail: Option<&str>) -> Hit {
-        let rule = RuleRef {
-            layer: "user".into(),
-            tool: "mcp".into(),
-            list: ListKind::AlwaysAllow,
-            index: 12,
-            matcher: MatcherKind::Mcp,
-            pattern: "github:*".into(),
-        };
-        Hit { item: Some(item.into()), rule: Some(Arc::new(rule)), detail: detail.map(str::to_owned) }
-    }
-
-    /// The one-pass filler against the plain chain of replacements, on templates whose values hold no braces.
-    #[test]
-    fn filling_a_template_equals_replacing_each_placeholder() {
-        let plain = |template: &str, hit: &Hit| {
-            let rule = hit.rule.as_deref();
-            template
-                .replace("{item}", hit.item.as_deref().unwrap_or_default())
-                .replace("{entry}", rule.map_or("", |r| r.pattern.as_str()))
-                .replace("{layer}", rule.map_or("", |r| r.layer.as_str()))
-                .replace("{index}", &rule.map_or(String::new(), |r| r.index.to_string()))
-                .replace("{detail}", hit.detail.as_deref().unwrap_or_default())
-        };
-        let pieces = ["{item}", "{entry}", "{layer}", "{index}", "{detail}", "{other}", "{", "}", "{{item}}", "text ", "é", ""];
-        let mut seed = 5u64;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
-        for _ in 0..5000 {
-            let template: String = (0..next(6)).map(|_| pieces[next(pieces.len())]).collect();
-            let h = if next(2) == 0 { hit("git push", Some("why")) } else { Hit::default() };
-            assert_eq!(fill(&template, &h), plain(&template, &h), "{template:?}");
-        }
-    }
-
-    /// The digit writer against `to_string`, at the edges and on random numbers of every length.
-    #[test]
-    fn decimals_are_written_as_to_string_writes_them() {
-        let mut seed = 17u64;
-        let mut numbers = vec![0, 1, 9, 10, 99, 100, usize::MAX, usize::MAX - 1];
-        for _ in 0..2000 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            numbers.push((seed >> (seed % 64)) as usize);
-        }
-        for n in numbers {
-            let mut out = String::from("entry ");
-            push_decimal(&mut out, n);
-            assert_eq!(out, format!("entry {n}"));
-        }
-    }
 
     fn terminal_layer(name: &str, trusted: bool, rules: crate::policy::ToolRulesSpec) -> crate::policy::LayerSpec {
         crate::policy::LayerSpec {
@@ -812,11 +704,5 @@ mod tests {
             let (tool, has_rules) = (["terminal", "edit_file", ""][next(3)], next(5) != 0);
             assert_eq!(default_message(tool, mode, &source, has_rules, &items), by_format(tool, mode, &source, has_rules, &items));
         }
-    }
-
-    /// What the agent wrote is never read as a placeholder.
-    #[test]
-    fn placeholders_in_the_input_stay_as_written() {
-        assert_eq!(fill("{item} via {entry}", &hit("{entry}{layer}", None)), "{entry}{layer} via github:*");
     }
 }

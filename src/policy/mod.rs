@@ -19,6 +19,7 @@ mod items;
 mod literal_program;
 mod literal_sieve;
 pub mod matchers;
+mod message_template;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;
@@ -38,6 +39,7 @@ pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, Sugge
 pub use rules::{ListKind, MatcherKind, RuleRef};
 pub use trust::Ignored;
 
+use message_template::MessageTemplate;
 use rules::{compile_rule, RuleSet};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -446,6 +448,8 @@ pub struct Policy {
     tools: FxHashMap<String, ToolIndex>,
     kinds: FxHashMap<String, InputKind>,
     gates: Vec<Gate>,
+    /// Each gate's message, its placeholders found once.
+    gate_messages: Vec<Option<MessageTemplate>>,
     /// The global default from the last trusted layer that sets one.
     layer_default: Option<(Outcome, String)>,
     invalid: Vec<InvalidPattern>,
@@ -534,7 +538,8 @@ impl Policy {
             }
         }
         let gates = spec.gates.clone().unwrap_or_else(|| gates::standard(&spec));
-        let mut policy = Policy { spec, tools, kinds, gates, layer_default, invalid, ignored, example_failures: Vec::new() };
+        let gate_messages = gates.iter().map(|g| g.message.as_deref().map(MessageTemplate::parse)).collect();
+        let mut policy = Policy { spec, tools, kinds, gates, gate_messages, layer_default, invalid, ignored, example_failures: Vec::new() };
         if !with_examples.is_empty() {
             policy.example_failures = examples::check(&policy, &with_examples);
         }
@@ -569,6 +574,11 @@ impl Policy {
 
     pub(crate) fn gates(&self) -> &[Gate] {
         &self.gates
+    }
+
+    /// The gates' messages, in the gates' order.
+    pub(crate) fn gate_messages(&self) -> &[Option<MessageTemplate>] {
+        &self.gate_messages
     }
 
     pub(crate) fn ignored_globally(&self) -> &[Ignored] {
