@@ -200,4 +200,55 @@ mod tests {
             }
         }
     }
+
+    /// Random lists of MCP entries and Gasoline patterns against a scan in policy order: the
+    /// earliest match of every pair, and the earliest exact pattern (its first copy) covering each
+    /// pattern.
+    #[test]
+    fn random_lists_answer_what_a_scan_answers() {
+        let names = ["a", "A", "b", "ab", "B", "é", ""];
+        let mut next = crate::test_support::random_below(0x9E37_79B9_7F4A_7C15);
+        let side = |s: &Side, name: &str| match s {
+            Side::Any => "*".to_owned(),
+            Side::Name(_) => name.to_owned(),
+        };
+        for _ in 0..2_000 {
+            let mut patterns = Vec::new();
+            for _ in 0..next(8) {
+                let (a, b) = (names[next(names.len())], names[next(names.len())]);
+                let (a, b) = (if next(3) == 0 { "*" } else { a }, if next(3) == 0 { "*" } else { b });
+                let parsed =
+                    if next(2) == 0 { PairPattern::mcp_entry(&format!("{a}:{b}")) } else { PairPattern::tool_action(&format!("{a}.{b}")) };
+                if let Ok(p) = parsed {
+                    patterns.push(p);
+                }
+            }
+            let mut index = PairIndex::default();
+            for (at, p) in patterns.iter().enumerate() {
+                index.insert(p, at);
+            }
+            for first in names {
+                for second in names {
+                    let scan = patterns.iter().position(|p| p.matches(first, second));
+                    assert_eq!(index.first_match(first, second), scan, "{first}:{second} in {patterns:?}");
+                }
+            }
+            for (at, pattern) in patterns.iter().enumerate() {
+                let skip = (next(2) == 0).then_some(at);
+                let covers = |p: &PairPattern| {
+                    let side_covers = |outer: &Side, inner: &Side| match (outer, inner) {
+                        (Side::Any, _) => true,
+                        (Side::Name(o), Side::Name(i)) => o == i,
+                        (Side::Name(_), Side::Any) => false,
+                    };
+                    !p.folded && side_covers(&p.first, &pattern.first) && side_covers(&p.second, &pattern.second)
+                };
+                // Only a pattern's first copy is filed (`normalize` drops the later copies).
+                let first_copy = |i: usize, p: &PairPattern| patterns.iter().position(|q| q == p) == Some(i);
+                let scan = patterns.iter().enumerate().position(|(i, p)| Some(i) != skip && first_copy(i, p) && covers(p));
+                let described = (side(&pattern.first, "x"), side(&pattern.second, "y"));
+                assert_eq!(index.first_covering(pattern, skip), scan, "{described:?} in {patterns:?}");
+            }
+        }
+    }
 }
