@@ -64,7 +64,30 @@ pub(crate) fn check(inputs: &[String], items: &[ItemVerdict]) -> Option<HardDeni
         .iter()
         .map(String::as_str)
         .chain(items.iter().map(|i| i.text.as_str()))
-        .filter(|text| text.as_bytes().windows(2).any(|w| w.eq_ignore_ascii_case(b"rm")))
+        .filter(|text| has_rm(text))
         .find(|text| patterns.iter().any(|p| p.is_match(text)))
         .map(|text| HardDenial { item: text.to_owned(), detail: "matches a built-in rm rule".into() })
+}
+
+/// Whether `text` holds `rm` in any case. Only `R` and `r` (`M` and `m`) have that byte once
+/// bit 5 is set, so one OR and one comparison per byte answer what a case-insensitive
+/// comparison of each pair of bytes would.
+#[cfg(feature = "analysis")]
+fn has_rm(text: &str) -> bool {
+    text.as_bytes().windows(2).any(|pair| matches!(pair, [r, m] if r | 0x20 == b'r' && m | 0x20 == b'm'))
+}
+
+#[cfg(all(test, feature = "analysis"))]
+mod tests {
+    use super::has_rm;
+
+    /// The byte test against the case-insensitive comparison of every pair of bytes.
+    #[test]
+    fn has_rm_is_a_case_insensitive_search() {
+        let alphabet = ['r', 'R', 'm', 'M', 'R', '2', '-', ' ', 'é', 'Ò', 'ò', 'ı', '\u{2d2}'];
+        for text in crate::test_support::random_strings(&alphabet, 20_000, 8, 0x2b5e_7c1d) {
+            let plain = text.as_bytes().windows(2).any(|w| w.eq_ignore_ascii_case(b"rm"));
+            assert_eq!(has_rm(&text), plain, "{text:?}");
+        }
+    }
 }
