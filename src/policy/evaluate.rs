@@ -378,7 +378,7 @@ impl Policy {
             }
         } else {
             let mut found = None;
-            for (gate, template) in self.gates().iter().zip(self.gate_messages()).filter(|(g, _)| g.applies_to(tool)) {
+            for (at, gate) in self.gates().iter().enumerate().filter(|(_, g)| g.applies_to(tool)) {
                 let hit = match &gate.when {
                     Condition::DenyRule => rules.and_then(|r| first_hit(&r.deny, &items)),
                     Condition::ConfirmRule => {
@@ -405,7 +405,7 @@ impl Policy {
                     found = Some(Finding {
                         outcome: gate.outcome,
                         reason: gate.reason,
-                        message: template.as_ref().map_or(Message::Standard, Message::Template),
+                        message: self.gate_messages().get(at).and_then(Option::as_ref).map_or(Message::Standard, Message::Template),
                         hit,
                         default_source: None,
                     });
