@@ -142,11 +142,7 @@ mod tests {
                 .replace("{detail}", hit.detail.as_deref().unwrap_or_default())
         };
         let pieces = ["{item}", "{entry}", "{layer}", "{index}", "{detail}", "{other}", "{", "}", "{{item}}", "text ", "é", ""];
-        let mut seed = 5u64;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = crate::test_support::random_below(0x5eed_7e3a);
         for _ in 0..5000 {
             let template: String = (0..next(6)).map(|_| pieces[next(pieces.len())]).collect();
             let h = if next(2) == 0 { hit("git push", Some("why")) } else { Hit::default() };

@@ -55,11 +55,7 @@ mod tests {
     #[test]
     fn the_folded_hash_is_the_hash_of_the_lowercase_word() {
         let alphabet = ["a", "B", "z", "Z", "_", "0", "é", "-", "Q"];
-        let mut seed = 5u64;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = crate::test_support::random_below(0x5eed_0a51);
         for _ in 0..5000 {
             let word: String = (0..next(10)).map(|_| alphabet[next(alphabet.len())]).collect();
             let lower = word.to_ascii_lowercase();
