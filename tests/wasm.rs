@@ -420,7 +420,7 @@ fn the_decision_reader_equals_serde_wasm_bindgen() {
         r#"{"layers":[{"name":"user","defaultMode":"allow","tools":{"terminal":{"defaultMode":"confirm","alwaysAllow":[{"pattern":"^é😀\\b"}]},
             "fetch":{"alwaysAllow":[{"domain":"*.example.com"}]}}}],"alwaysAllowToolActions":true}"#,
         r#"{"layers":[{"name":"user","tools":{"terminal":{"defaultMode":"allow"}}}]}"#,
-        r#"{"catalogue":"cursor","layers":[{"name":"user","tools":{"terminal":{"alwaysAllow":[{"prefix":"git status"}],"alwaysDeny":[{"pattern":"^curl\b"}]}}}],"suggest":"prefix"}"#,
+        r#"{"catalogue":"cursor","layers":[{"name":"user","tools":{"terminal":{"alwaysAllow":[{"prefix":"git status"}],"alwaysDeny":[{"pattern":"^curl\\b"}]}}}],"suggest":"prefix"}"#,
         r#"{"catalogue":"gasoline","layers":[{"name":"user","tools":{"gasoline":{"alwaysAllow":[{"toolAction":"observe.*"}]}}}]}"#,
     ];
     let fragments = [
