@@ -121,7 +121,7 @@ impl<'t> Parser<'t> {
             depth,
             context,
             span_override,
-            items: Vec::new(),
+            items: Vec::with_capacity(4),
             cannot_vouch: None,
             heredocs: Vec::new(),
             budget,
@@ -395,7 +395,7 @@ impl<'t> Parser<'t> {
         let owner = self.items.len();
         // The command's own item is inserted at `owner` once its words are known;
         // items found inside its words (substitutions) come after it.
-        let mut words: Vec<Word> = Vec::new();
+        let mut words: Vec<Word> = Vec::with_capacity(4);
         let mut assignments: Vec<Word> = Vec::new();
         let mut redirects: Vec<SubCommand> = Vec::new();
         let mut hazards: Vec<Hazard> = Vec::new();
@@ -722,7 +722,12 @@ impl<'t> Parser<'t> {
                         }
                         self.pos += 1;
                     }
-                    word.text.push_str(self.text.get(from..self.offset()).unwrap_or_default());
+                    let run = self.text.get(from..self.offset()).unwrap_or_default();
+                    if word.text.is_empty() {
+                        word.text = run.to_owned();
+                    } else {
+                        word.text.push_str(run);
+                    }
                 }
             }
         }
@@ -997,7 +1002,14 @@ impl<'t> Parser<'t> {
 
 /// `NAME=value` or `NAME+=value` with a valid, unquoted name.
 fn is_assignment(word: &Word) -> bool {
-    let Some((name, _)) = word.text.split_once('=') else { return false };
+    // Most words fail on their first byte; '=' is ASCII, so a byte scan finds where
+    // `split_once('=')` would split without its searcher.
+    let bytes = word.text.as_bytes();
+    if !bytes.first().is_some_and(|&b| is_name_start(char::from(b))) {
+        return false;
+    }
+    let Some(eq) = bytes.iter().position(|&b| b == b'=') else { return false };
+    let name = word.text.get(..eq).unwrap_or_default();
     let name = name.strip_suffix('+').unwrap_or(name);
     let mut chars = name.chars();
     chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
@@ -1012,5 +1024,24 @@ mod tests {
         for s in crate::test_support::random_strings(&alphabet, 5_000, 12, 0x2545_F491_4F6C_DD1D) {
             assert_eq!(super::char_table(&s), s.char_indices().collect::<Vec<_>>(), "{s:?}");
         }
+    }
+
+    /// The first-byte check and byte scan answer what splitting at the first `=` answers.
+    #[test]
+    fn assignment_test_is_the_split_at_the_first_equals_sign() {
+        fn plain(text: &str) -> bool {
+            let Some((name, _)) = text.split_once('=') else { return false };
+            let name = name.strip_suffix('+').unwrap_or(name);
+            let mut chars = name.chars();
+            chars.next().is_some_and(super::is_name_start) && chars.all(super::is_name_char)
+        }
+        let alphabet = ['a', 'Z', '_', '7', '=', '+', '-', ' ', 'é', '€'];
+        let mut assignments = 0;
+        for text in crate::test_support::random_strings(&alphabet, 20_000, 8, 0x6A09_E667_F3BC_C908) {
+            let word = super::Word { text, ..super::Word::default() };
+            assert_eq!(super::is_assignment(&word), plain(&word.text), "{:?}", word.text);
+            assignments += usize::from(plain(&word.text));
+        }
+        assert!(assignments > 500, "the random words hold too few assignments to compare: {assignments}");
     }
 }
