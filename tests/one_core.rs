@@ -172,7 +172,7 @@ fn every_dialect_answers_with_the_same_decision_type() {
     let d = gasoline.policy().decide(toolgate::gasoline::TOOL, &["observe".into(), "logs".into()]);
     assert_eq!((d.outcome, d.reason), (Outcome::Allow, Reason::AllowRule));
     let denied = gasoline.decide("interact", "execute_js");
-    assert_eq!(denied.suggestions.first().map(|s| s.rule.clone()), Some(RuleSpec::tool_action("interact.execute_js")));
+    assert_eq!(denied.suggestions.first().map(|s| s.rule_spec()), Some(RuleSpec::tool_action("interact.execute_js")));
 }
 
 #[test]

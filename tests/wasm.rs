@@ -470,7 +470,8 @@ fn the_decision_reader_equals_serde_wasm_bindgen() {
                     d["scope"] == scope && d.get("layer").is_some() == layer
                 })
             };
-            let suggested = |field: &str| decision.suggestions.iter().any(|s| serde_json::to_value(&s.rule).unwrap().get(field).is_some());
+            let suggested =
+                |field: &str| decision.suggestions.iter().any(|s| serde_json::to_value(s.rule_spec()).unwrap().get(field).is_some());
             for (part, present) in [
                 ("default from a tool", source("tool", true)),
                 ("default from a layer", source("global", true)),

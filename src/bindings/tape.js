@@ -73,7 +73,10 @@ export function decodeDecision(memory, slotsPtr, slotsLen, textPtr, textLen) {
   const count = slots[at++];
   if (count !== 0) {
     const suggestions = [];
-    for (let n = count; n > 0; n--) suggestions.push({ pattern: read(), rule: readSuggestedRule(), display: read(), source: read() });
+    for (let n = count; n > 0; n--) {
+      const pattern = read();
+      suggestions.push({ pattern, rule: readSuggestedRule(pattern), display: read(), source: read() });
+    }
     decision.suggestions = suggestions;
   }
   const ignored = read();
@@ -99,14 +102,13 @@ function readDefaultSource() {
   }
 }
 
-/** A suggestion's rule: one text of a known kind, or `0` and a generic value (tape.rs's `suggested_rule`). */
-function readSuggestedRule() {
+/** A suggestion's rule: its pattern in the field of the matcher kind the slot names (tape.rs's `suggested_rule`). */
+function readSuggestedRule(pattern) {
   switch (slots[at++]) {
-    case 0: return read();
-    case 1: return { pattern: read() };
-    case 2: return { prefix: read() };
-    case 3: return { mcp: read() };
-    case 4: return { toolAction: read() };
+    case 1: return { pattern };
+    case 2: return { prefix: pattern };
+    case 3: return { mcp: pattern };
+    case 4: return { toolAction: pattern };
     default: throw new Error(`toolgate: unreadable result (rule ${slots[at - 1]} at slot ${at - 1})`);
   }
 }

@@ -124,7 +124,7 @@ pub fn mcp_decision_to_js(decision: &crate::mcp::McpDecision) -> Option<JsValue>
 /// serde skips a field, `null` (or, for a list, `null` in place of an empty one) tells the reader to
 /// leave the key out. A test compares the two readers on decisions of every dialect.
 pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
-    use crate::policy::{DefaultSource, RuleRef, RuleSpec};
+    use crate::policy::{DefaultSource, RuleRef, SuggestedMatcher};
     fn rule_ref(tape: &mut Tape, rule: Option<&RuleRef>) -> Result<(), Unsupported> {
         let Some(rule) = rule else {
             tape.slots.push(NULL);
@@ -155,36 +155,15 @@ pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
             }
         }
     }
-    /// A suggestion's rule: a literal object when it is one text of a kind suggestions make
-    /// (regex, prefix, MCP entry, tool action), else `0` and the generic writer.
-    fn suggested_rule(tape: &mut Tape, rule: &RuleSpec) -> Result<(), Unsupported> {
-        // Every field named, so a new one cannot be left out of the check.
-        let RuleSpec { pattern, case_sensitive, prefix, mcp, tool_action, glob, tokens, path, root, domain, examples } = rule;
-        let plain = !case_sensitive
-            && glob.is_none()
-            && tokens.is_none()
-            && path.is_none()
-            && root.is_none()
-            && domain.is_none()
-            && examples.is_empty();
-        let single = match (pattern, prefix, mcp, tool_action) {
-            (Some(text), None, None, None) => Some((1.0, text)),
-            (None, Some(text), None, None) => Some((2.0, text)),
-            (None, None, Some(text), None) => Some((3.0, text)),
-            (None, None, None, Some(text)) => Some((4.0, text)),
-            _ => None,
-        };
-        match single.filter(|_| plain) {
-            Some((kind, text)) => {
-                tape.slots.push(kind);
-                tape.string(text);
-                Ok(())
-            }
-            None => {
-                tape.slots.push(NULL);
-                rule.serialize(tape)
-            }
-        }
+    /// A suggestion's rule: the kind of matcher its pattern is, which the reader turns into a
+    /// literal object holding the pattern it has just read.
+    fn suggested_rule(tape: &mut Tape, rule: SuggestedMatcher) {
+        tape.slots.push(match rule {
+            SuggestedMatcher::Regex => 1.0,
+            SuggestedMatcher::Prefix => 2.0,
+            SuggestedMatcher::Mcp => 3.0,
+            SuggestedMatcher::ToolAction => 4.0,
+        });
     }
     /// A list serde skips when empty: `null` then, else the generic array.
     fn unless_empty<T: Serialize>(tape: &mut Tape, list: &[T]) -> Result<(), Unsupported> {
@@ -217,7 +196,7 @@ pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
             tape.slots.push(decision.suggestions.len() as f64);
             for suggestion in &decision.suggestions {
                 tape.string(&suggestion.pattern);
-                suggested_rule(tape, &suggestion.rule)?;
+                suggested_rule(tape, suggestion.rule);
                 tape.string(&suggestion.display);
                 tape.string(&suggestion.source);
             }

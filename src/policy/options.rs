@@ -17,18 +17,62 @@ use crate::shell;
 use serde::{Deserialize, Serialize};
 
 /// A rule that would cover part of a call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// Its rule is always `pattern` in one matcher's field, so it is kept as that matcher's name
+/// and written out as a [`RuleSpec`] only where one is wanted ([`Suggestion::rule_spec`], and
+/// the serialized form): a full spec per suggestion was a few hundred bytes to fill and drop
+/// and a second copy of the pattern, on every decision that asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Suggestion {
     /// The rule's text: the regex, command prefix or MCP entry to add to `always_allow`.
     pub pattern: String,
-    /// The rule to add.
-    pub rule: RuleSpec,
+    /// The rule to add: `pattern` as this kind of matcher.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "RuleSpec"))]
+    pub rule: SuggestedMatcher,
     /// What to show the user: `cargo`, `src/`, `github.com`.
     pub display: String,
     /// The part of the call it was drawn from.
     pub source: String,
+}
+
+/// The matcher kinds a suggestion's rule can be: the forms policies' allow rules take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SuggestedMatcher {
+    /// A regular expression, not case-sensitive (`pattern`).
+    Regex,
+    /// A command prefix (`prefix`).
+    Prefix,
+    /// An MCP `server:tool` entry (`mcp`).
+    Mcp,
+    /// A Gasoline `tool.action` pattern (`toolAction`).
+    ToolAction,
+}
+
+impl Suggestion {
+    /// The rule to add, as a policy spec writes it.
+    pub fn rule_spec(&self) -> RuleSpec {
+        let pattern = self.pattern.clone();
+        match self.rule {
+            SuggestedMatcher::Regex => RuleSpec::regex(pattern, false),
+            SuggestedMatcher::Prefix => RuleSpec::prefix(pattern),
+            SuggestedMatcher::Mcp => RuleSpec::mcp(pattern),
+            SuggestedMatcher::ToolAction => RuleSpec::tool_action(pattern),
+        }
+    }
+}
+
+/// `{ pattern, rule, display, source }`, the rule as its [`RuleSpec`].
+impl Serialize for Suggestion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("Suggestion", 4)?;
+        out.serialize_field("pattern", &self.pattern)?;
+        out.serialize_field("rule", &self.rule_spec())?;
+        out.serialize_field("display", &self.display)?;
+        out.serialize_field("source", &self.source)?;
+        out.end()
+    }
 }
 
 /// What a permission button does.
@@ -158,7 +202,7 @@ impl Policy {
                 (ItemKind::Call, Some((tool, action)), _) if self.spec().catalogue == CatalogueName::Gasoline => {
                     let pattern = format!("{tool}.{action}");
                     found.push(Suggestion {
-                        rule: RuleSpec::tool_action(pattern.clone()),
+                        rule: SuggestedMatcher::ToolAction,
                         pattern: pattern.clone(),
                         display: pattern,
                         source: item.text.clone(),
@@ -167,7 +211,7 @@ impl Policy {
                 (ItemKind::Call, Some((server, name)), _) => {
                     let entry = format!("{server}:{name}");
                     found.push(Suggestion {
-                        rule: RuleSpec::mcp(entry.clone()),
+                        rule: SuggestedMatcher::Mcp,
                         pattern: entry.clone(),
                         display: entry,
                         source: item.text.clone(),
@@ -175,7 +219,7 @@ impl Policy {
                 }
                 (ItemKind::Command, _, Some(name)) if self.spec().suggest == SuggestionForm::Prefix => {
                     found.push(Suggestion {
-                        rule: RuleSpec::prefix(name),
+                        rule: SuggestedMatcher::Prefix,
                         pattern: name.to_owned(),
                         display: name.to_owned(),
                         source: item.text.clone(),
@@ -220,7 +264,7 @@ impl Policy {
                         tool: tool.to_owned(),
                         key: ChangeKey::AlwaysAllow,
                         mode: None,
-                        rule: Some(s.rule.clone()),
+                        rule: Some(s.rule_spec()),
                     }),
                     pattern: Some(s.pattern),
                 });
@@ -298,7 +342,7 @@ mod tests {
             let found: Vec<Suggestion> = (0..next(9))
                 .map(|n| {
                     let pattern = format!("p{}", next(4));
-                    Suggestion { rule: RuleSpec::regex(pattern.clone(), false), pattern, display: format!("d{n}"), source: format!("s{n}") }
+                    Suggestion { rule: SuggestedMatcher::Regex, pattern, display: format!("d{n}"), source: format!("s{n}") }
                 })
                 .collect();
             let mut plain: Vec<Suggestion> = Vec::new();
@@ -308,6 +352,30 @@ mod tests {
                 }
             }
             assert_eq!(unique(found.clone()), plain, "{found:?}");
+        }
+    }
+
+    /// A suggestion's matcher name writes the rule a full spec per suggestion held: the same
+    /// spec, and the same JSON, `rule` between `pattern` and `display` as before.
+    #[test]
+    fn a_suggested_matcher_writes_the_rule_spec_it_names() {
+        let pattern = "^cargo\\s+build(\\s|$)";
+        for (rule, spec) in [
+            (SuggestedMatcher::Regex, RuleSpec::regex(pattern, false)),
+            (SuggestedMatcher::Prefix, RuleSpec::prefix(pattern)),
+            (SuggestedMatcher::Mcp, RuleSpec::mcp(pattern)),
+            (SuggestedMatcher::ToolAction, RuleSpec::tool_action(pattern)),
+        ] {
+            let suggestion =
+                Suggestion { pattern: pattern.to_owned(), rule, display: "cargo build".into(), source: "cargo build -r".into() };
+            assert_eq!(suggestion.rule_spec(), spec);
+            let written = serde_json::to_string(&suggestion).unwrap();
+            let expected = format!(
+                r#"{{"pattern":{p},"rule":{r},"display":"cargo build","source":"cargo build -r"}}"#,
+                p = serde_json::to_string(pattern).unwrap(),
+                r = serde_json::to_string(&spec).unwrap()
+            );
+            assert_eq!(written, expected);
         }
     }
 }

@@ -17,9 +17,8 @@
 //!   `github.com.evil.example`, which Zed's `^https?://github\.com` does.
 
 use super::literal_program::LiteralProgram;
-use super::options::Suggestion;
+use super::options::{SuggestedMatcher, Suggestion};
 use super::path::normalize_path;
-use super::RuleSpec;
 use crate::shell::{SubCommand, SubCommandKind};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -193,12 +192,7 @@ fn build(prefix: &Prefix<'_>, source: &str) -> Option<Suggestion> {
         Some(program) => program.is_match(source),
         None => covers(&pattern, source),
     };
-    covered.then(|| Suggestion {
-        rule: RuleSpec::regex(pattern.clone(), false),
-        pattern,
-        display: tokens.join(" "),
-        source: source.to_owned(),
-    })
+    covered.then(|| Suggestion { rule: SuggestedMatcher::Regex, pattern, display: tokens.join(" "), source: source.to_owned() })
 }
 
 /// The "always allow" pattern for one sub-command as toolgate renders it (`SubCommand.text`:
@@ -241,7 +235,7 @@ fn parent_dir(path: &str) -> Option<String> {
 fn dir_pattern(dir: &str, source: &str) -> Option<Suggestion> {
     let pattern = format!("^{}/", escape(dir));
     (covers(&pattern, source) && covers(&pattern, &normalize_path(source))).then(|| Suggestion {
-        rule: RuleSpec::regex(pattern.clone(), false),
+        rule: SuggestedMatcher::Regex,
         pattern,
         display: format!("{dir}/"),
         source: source.to_owned(),
@@ -289,12 +283,7 @@ fn url_host(url: &str) -> Option<String> {
 pub(crate) fn url_pattern(url: &str) -> Option<Suggestion> {
     let host = url_host(url)?;
     let pattern = format!("^https?://{}(?:[:/?#]|$)", escape(&host));
-    covers(&pattern, url).then(|| Suggestion {
-        rule: RuleSpec::regex(pattern.clone(), false),
-        pattern,
-        display: host,
-        source: url.to_owned(),
-    })
+    covers(&pattern, url).then(|| Suggestion { rule: SuggestedMatcher::Regex, pattern, display: host, source: url.to_owned() })
 }
 
 #[cfg(test)]
