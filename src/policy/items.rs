@@ -155,6 +155,10 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
             items.shell = Some(shell);
             for input in inputs {
                 let analysis = crate::shell::analyze_in(shell, input);
+                if items.list.is_empty() {
+                    // The usual single line: its items in one exact allocation, not a reserve.
+                    items.list = Vec::with_capacity(analysis.items.len());
+                }
                 items.has_expansion |= analysis.has_expansion();
                 if items.cannot_vouch.is_none() {
                     items.cannot_vouch = analysis.cannot_vouch.clone();
@@ -200,7 +204,8 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
                 }
                 let mut item = ItemVerdict::plain(text, ItemKind::Call);
                 item.pair_split = Some(server.len());
-                items.list.push(item);
+                // Made with its one item: a push would grow it to four through the growth path.
+                items.list = vec![item];
             }
             _ => {
                 items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Input)));
