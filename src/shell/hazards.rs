@@ -7,7 +7,7 @@
 //! flag hazards are the table [`EXECUTING_FLAGS`], looked up through wrappers such as
 //! `sudo` and `env`.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::sync::OnceLock;
 
@@ -401,7 +401,26 @@ fn rules_for(command: &str) -> impl Iterator<Item = &'static FlagRule> {
     index.get(command).into_iter().flatten().copied()
 }
 
+/// Whether a command name is a wrapper or has executing-flag rules: a command that is neither
+/// (most are) has no such hazard, whatever its arguments. One look-up instead of a scan of the
+/// wrappers and a look-up of the rules.
+fn has_flag_checks(command: &str) -> bool {
+    static KNOWN: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
+    KNOWN
+        .get_or_init(|| WRAPPERS.iter().map(|(w, _)| *w).chain(EXECUTING_FLAGS.iter().flat_map(|r| r.commands.iter().copied())).collect())
+        .contains(command)
+}
+
 pub(crate) fn hazards_of_command(name: &str, args: &[String]) -> Vec<Hazard> {
+    if !has_flag_checks(base_name(name)) {
+        return Vec::new();
+    }
+    hazards_through_wrappers(name, args)
+}
+
+/// [`hazards_of_command`] without its prefilter: the command and, through its wrappers, the
+/// command it runs, each checked against its rules.
+fn hazards_through_wrappers(name: &str, args: &[String]) -> Vec<Hazard> {
     let mut found = Vec::new();
     let effective = effective_command(name, args);
     let wrapped = (effective.0 != name).then_some(effective);
@@ -438,6 +457,31 @@ mod tests {
         for s in crate::test_support::random_strings(&alphabet, 5_000, 10, 0x9E37_79B9_7F4A_7C15) {
             assert_eq!(base_name(&s), s.rsplit('/').next().unwrap_or(&s), "{s:?}");
         }
+    }
+
+    /// The prefilter answers as the checks do: a command it skips has no executing-flag hazard,
+    /// whatever its arguments, and every command it keeps is checked in full.
+    #[test]
+    fn commands_the_prefilter_skips_have_no_flag_hazards() {
+        let mut names: Vec<String> = EXECUTING_FLAGS.iter().flat_map(|r| r.commands.iter().map(|c| c.to_string())).collect();
+        names.extend(WRAPPERS.iter().map(|(w, _)| w.to_string()));
+        names.extend(["", "gitx", "GIT", "ls", "cmd5", "Sudo", "find.exe"].map(String::from));
+        let listed = names.len();
+        names.extend(names.clone().iter().take(listed).map(|n| format!("/usr/bin/{n}")));
+        // Arguments: options and values, and the listed commands, which a wrapper runs.
+        let mut words: Vec<&str> =
+            vec!["-exec", "-c", "x", "--", "-u", "root", "A=1", "-i", "s/a/b/e", "BEGIN{system(\"x\")}", "-o", "--output=f"];
+        words.extend(EXECUTING_FLAGS.iter().flat_map(|r| r.commands.iter().copied()));
+        let mut next = crate::test_support::random_below(0xC0FF_EE11);
+        let mut flagged = 0;
+        for _ in 0..20_000 {
+            let name = &names[next(names.len())];
+            let args: Vec<String> = (0..next(5)).map(|_| words[next(words.len())].to_owned()).collect();
+            let full = hazards_through_wrappers(name, &args);
+            assert_eq!(hazards_of_command(name, &args), full, "{name} {args:?}");
+            flagged += usize::from(!full.is_empty());
+        }
+        assert!(flagged > 500, "too few flagged commands to compare: {flagged}");
     }
 
     /// The index by command gives the rules a scan of the table gives, in the same order.
