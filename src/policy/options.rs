@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 pub struct Suggestion {
     /// The rule's text: the regex, command prefix or MCP entry to add to `always_allow`.
     pub pattern: String,
-    /// The rule to add: `pattern` as this kind of matcher.
+    /// The rule to add: `pattern` in the field of one matcher kind.
     #[cfg_attr(target_arch = "wasm32", tsify(type = "RuleSpec"))]
     pub rule: SuggestedMatcher,
     /// What to show the user: `cargo`, `src/`, `github.com`.

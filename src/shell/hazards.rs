@@ -7,7 +7,7 @@
 //! flag hazards are the table [`EXECUTING_FLAGS`], looked up through wrappers such as
 //! `sudo` and `env`.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::sync::OnceLock;
 
@@ -385,32 +385,37 @@ fn rule_applies(rule: &FlagRule, args: &[String]) -> Option<String> {
     }
 }
 
-/// The executing-flag hazards of one command, looked up through wrappers.
-/// The rules of [`EXECUTING_FLAGS`] that name this command, in table order; looked up, not scanned.
-fn rules_for(command: &str) -> impl Iterator<Item = &'static FlagRule> {
+/// Every command the hazard checks know, by name: those [`EXECUTING_FLAGS`] lists, each with its
+/// rules in table order, and the wrappers, with no rules unless the table lists them too.
+fn flag_index() -> &'static FxHashMap<&'static str, Vec<&'static FlagRule>> {
     static BY_COMMAND: OnceLock<FxHashMap<&'static str, Vec<&'static FlagRule>>> = OnceLock::new();
-    let index = BY_COMMAND.get_or_init(|| {
+    BY_COMMAND.get_or_init(|| {
         let mut index: FxHashMap<&'static str, Vec<&'static FlagRule>> = FxHashMap::default();
+        for (wrapper, _) in WRAPPERS {
+            index.entry(wrapper).or_default();
+        }
         for rule in EXECUTING_FLAGS {
             for command in rule.commands {
                 index.entry(command).or_default().push(rule);
             }
         }
         index
-    });
-    index.get(command).into_iter().flatten().copied()
+    })
+}
+
+/// The rules of [`EXECUTING_FLAGS`] that name this command, in table order; looked up, not scanned.
+fn rules_for(command: &str) -> impl Iterator<Item = &'static FlagRule> {
+    flag_index().get(command).into_iter().flatten().copied()
 }
 
 /// Whether a command name is a wrapper or has executing-flag rules: a command that is neither
 /// (most are) has no such hazard, whatever its arguments. One look-up instead of a scan of the
 /// wrappers and a look-up of the rules.
 fn has_flag_checks(command: &str) -> bool {
-    static KNOWN: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
-    KNOWN
-        .get_or_init(|| WRAPPERS.iter().map(|(w, _)| *w).chain(EXECUTING_FLAGS.iter().flat_map(|r| r.commands.iter().copied())).collect())
-        .contains(command)
+    flag_index().contains_key(command)
 }
 
+/// The executing-flag hazards of one command, looked up through wrappers.
 pub(crate) fn hazards_of_command(name: &str, args: &[String]) -> Vec<Hazard> {
     if !has_flag_checks(base_name(name)) {
         return Vec::new();
@@ -466,8 +471,8 @@ mod tests {
         let mut names: Vec<String> = EXECUTING_FLAGS.iter().flat_map(|r| r.commands.iter().map(|c| c.to_string())).collect();
         names.extend(WRAPPERS.iter().map(|(w, _)| w.to_string()));
         names.extend(["", "gitx", "GIT", "ls", "cmd5", "Sudo", "find.exe"].map(String::from));
-        let listed = names.len();
-        names.extend(names.clone().iter().take(listed).map(|n| format!("/usr/bin/{n}")));
+        let with_paths: Vec<String> = names.iter().map(|n| format!("/usr/bin/{n}")).collect();
+        names.extend(with_paths);
         // Arguments: options and values, and the listed commands, which a wrapper runs.
         let mut words: Vec<&str> =
             vec!["-exec", "-c", "x", "--", "-u", "root", "A=1", "-i", "s/a/b/e", "BEGIN{system(\"x\")}", "-o", "--output=f"];
