@@ -9,14 +9,13 @@
 import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function buildSettingsPage({ root, pkg, run, wasmOpt }) {
+export async function buildSettingsPage({ root, pkg, run, optimize }) {
   const out = join(pkg, 'settings-page');
   const name = 'toolgate_settings';
   run('wasm-pack', ['--quiet', 'build', '--mode', 'no-install', '--release', '--weak-refs', '--target', 'web',
     '--out-dir', out, '--out-name', name, '--no-pack', '--', '--no-default-features', '--features', 'webview']);
   const wasm = join(out, `${name}_bg.wasm`);
-  run(wasmOpt, ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-    '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', wasm, '-o', wasm]);
+  await optimize(wasm);
   rmSync(join(out, '.gitignore'), { force: true });
 
   // The module's bytes as a script: CSP `script-src` covers it where `connect-src` would be needed to fetch the .wasm.

@@ -1,7 +1,8 @@
 // Builds the npm package in pkg/: a Node build (CommonJS, synchronous `require`) and a
 // web build (ES module, `init()` / `initSync({ module })`) behind one `exports` map.
 // wasm-pack never downloads (--mode no-install); wasm-opt comes from the npm `binaryen` package.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,41 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 if (!existsSync(wasmOpt)) {
   console.error('wasm-opt is missing: run `npm ci` (or `npm test`, which installs everything) first.');
   process.exit(1);
+}
+
+const WASM_OPT_FLAGS = ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals'];
+/** wasm-opt's output by the SHA-256 of its input: the Node and web builds of one feature set are
+ *  the same module, optimised once. */
+const optimisedBy = new Map();
+/** Optimisations still running, awaited before the build ends. */
+const optimising = [];
+
+/**
+ * Optimises `wasm` in place with wasm-opt, in the background: wasm-pack's next build (whose link
+ * step runs on one core) goes on meanwhile. A module already optimised in this build, byte for
+ * byte, gets that output without a second run (the output is a function of the input and flags).
+ * Resolves when `wasm` holds the optimised bytes.
+ */
+function optimize(wasm) {
+  const hash = createHash('sha256').update(readFileSync(wasm)).digest('hex');
+  let output = optimisedBy.get(hash);
+  if (output === undefined) {
+    const temporary = `${wasm}.opt`;
+    output = new Promise((resolve, reject) => {
+      const child = spawn(wasmOpt, [...WASM_OPT_FLAGS, wasm, '-o', temporary], { cwd: root, stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`wasm-opt failed on ${wasm} (${signal ?? `exit ${code}`})`))));
+    }).then(() => {
+      const bytes = readFileSync(temporary);
+      rmSync(temporary);
+      return bytes;
+    });
+    optimisedBy.set(hash, output);
+  }
+  const written = output.then((bytes) => writeFileSync(wasm, bytes));
+  optimising.push(written);
+  return written;
 }
 
 rmSync(pkg, { recursive: true, force: true });
@@ -38,9 +74,7 @@ for (const { target, dir, name, type, features } of builds) {
   const out = join(pkg, dir);
   run('wasm-pack', ['--quiet', 'build', '--mode', 'no-install', '--release', '--weak-refs', '--target', target,
     '--out-dir', out, '--out-name', name, '--no-pack', ...(features.length ? ['--', ...features] : [])]);
-  const wasm = join(out, `${name}_bg.wasm`);
-  run(wasmOpt, ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-    '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', wasm, '-o', wasm]);
+  optimize(join(out, `${name}_bg.wasm`));
   rmSync(join(out, '.gitignore'), { force: true });
   if (type === 'commonjs') {
     snippetsToCommonJs(join(out, 'snippets'));
@@ -112,5 +146,6 @@ const manifest = {
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
 // The settings page (`toolgate/settings-page`): its own wasm module, the page, the host half; adds its exports.
-buildSettingsPage({ root, pkg, run, wasmOpt });
+await buildSettingsPage({ root, pkg, run, optimize });
+await Promise.all(optimising);
 console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/`);
