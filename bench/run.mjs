@@ -82,9 +82,8 @@ function target(label, value, unit, cmp, goal) {
   return ok;
 }
 /** Regression check against the previous release: current time / previous time, at most 1.10. */
-function regression(label, current, prev) {
-  if (prev === undefined || prev === null) return;
-  target(`${label} vs previous release (${PREVIOUS_RELEASE}), time ratio`, current / prev, 'x', '<=', 1.1);
+function regression(label, timeRatio) {
+  target(`${label} vs previous release (${PREVIOUS_RELEASE}), time ratio`, timeRatio, 'x', '<=', 1.1);
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -97,9 +96,12 @@ function warmUp(fn, inputs, ms) {
 }
 
 /**
- * Median ns per call of each named function over 9 timed rounds of ~20 ms, after calibration.
- * The rounds are interleaved (a round of each side, then the next), so that load from elsewhere
- * on the machine falls on every side alike and the ratios stay fair. fn(input) → truthy/string.
+ * Times each named function over 9 rounds of ~20 ms, after calibration. The rounds are
+ * interleaved (a round of each side, then the next; every other round in reverse order), and
+ * `ratio(a, b)` is the median of the 9 per-round ratios: two sides timed a few milliseconds
+ * apart, whose ratio holds when the machine's speed drifts between rounds (a ratio of medians
+ * does not: it showed a 1.36x "regression" that alternating rounds of the same two builds put
+ * at 0.88x). `medians` is ns per call of each. fn(input) → truthy/string.
  */
 function measureAll(fns, inputs) {
   let sink = 0;
@@ -116,9 +118,28 @@ function measureAll(fns, inputs) {
     return n;
   });
   const samples = entries.map(() => []);
-  for (let k = 0; k < 9; k++) entries.forEach(([, fn], j) => samples[j].push(round(fn, reps[j])));
+  for (let k = 0; k < 9; k++) {
+    const order = entries.map((_, j) => j);
+    if (k % 2) order.reverse();
+    for (const j of order) samples[j].push(round(entries[j][1], reps[j]));
+  }
   if (sink < 0) console.log(sink);
-  return Object.fromEntries(entries.map(([name], j) => [name, median(samples[j])]));
+  return pairedSamples(Object.fromEntries(entries.map(([name], j) => [name, samples[j]])));
+}
+
+/** Medians of samples taken in the same rounds, and `ratio(a, b)`: the median of a's / b's per round. */
+function pairedSamples(byName) {
+  const sides = (a, b) => {
+    if (!byName[a] || !byName[b]) throw new Error(`bench: no samples named ${byName[a] ? b : a}`);
+    return [byName[a], byName[b]];
+  };
+  return {
+    medians: Object.fromEntries(Object.entries(byName).map(([name, xs]) => [name, median(xs)])),
+    ratio: (a, b) => {
+      const [xs, ys] = sides(a, b);
+      return median(xs.map((x, k) => x / ys[k]));
+    },
+  };
 }
 
 // ---- warm-up ----
@@ -177,6 +198,8 @@ function makeCalls(list) {
 const mcpRows = [];
 // The policies at the smallest and largest size, kept for the flatness ratios below.
 const mcpKept = new Map();
+// Each size's samples, for ratios of sides timed in the same rounds.
+const mcpTimed = new Map();
 for (const n of [10, 100, 1000, 10000]) {
   const list = makeList(n);
   const calls = makeCalls(list);
@@ -190,19 +213,17 @@ for (const n of [10, 100, 1000, 10000]) {
     if (policy.decide(s, t, 'yolo').needApproval === expected) throw new Error(`decide disagrees with some(f4c) on ${s}:${t} at ${n}`);
     if (prev && prev.isAllowlisted(s, t) !== expected) throw new Error(`the previous release disagrees with some(f4c) on ${s}:${t} at ${n}`);
   }
-  const row = {
-    entries: n,
-    ...measureAll({
+  const timed = measureAll({
       'plain JS some(f4c) ns': ([s, t]) => seed.isAllowlisted(list, s, t),
       'isAllowlisted ns': ([s, t]) => policy.isAllowlisted(s, t),
       'needsApproval ns': ([s, t]) => !policy.needsApproval(s, t, 'yolo'),
       'decide (explained) ns': ([s, t]) => !policy.decide(s, t, 'yolo').needApproval,
       'prev isAllowlisted ns': prev && (([s, t]) => prev.isAllowlisted(s, t)),
       'prev decide ns': prev && (([s, t]) => !prev.decide(s, t, 'yolo').needApproval),
-    }, calls),
-  };
+    }, calls);
   prev?.free();
-  mcpRows.push(row);
+  mcpRows.push({ entries: n, ...timed.medians });
+  mcpTimed.set(n, timed);
   if (n === 10 || n === 10000) mcpKept.set(n, { policy, calls });
   else policy.free();
 }
@@ -223,13 +244,14 @@ console.log(`\n== MCP allowlist decisions, ns per call (64 calls, median of 9 ro
 printTable(mcpRows);
 console.log('');
 const at = (n) => mcpRows.find((r) => r.entries === n);
-target('speed-up at 10 entries, isAllowlisted vs some(f4c)', at(10)['plain JS some(f4c) ns'] / at(10)['isAllowlisted ns'], 'x', '>=', 5);
-target('speed-up at 10 entries, decide (explained) vs some(f4c)', at(10)['plain JS some(f4c) ns'] / at(10)['decide (explained) ns'], 'x', '>=', 5);
-target('10,000-entry / 10-entry time, isAllowlisted (timed in the same rounds)', flat['isAllowlisted 10000'] / flat['isAllowlisted 10'], 'x', '<=', 1.5);
-target('10,000-entry / 10-entry time, decide (explained) (timed in the same rounds)', flat['decide 10000'] / flat['decide 10'], 'x', '<=', 1.5);
+const ten = mcpTimed.get(10);
+target('speed-up at 10 entries, isAllowlisted vs some(f4c)', ten.ratio('plain JS some(f4c) ns', 'isAllowlisted ns'), 'x', '>=', 5);
+target('speed-up at 10 entries, decide (explained) vs some(f4c)', ten.ratio('plain JS some(f4c) ns', 'decide (explained) ns'), 'x', '>=', 5);
+target('10,000-entry / 10-entry time, isAllowlisted (timed in the same rounds)', flat.ratio('isAllowlisted 10000', 'isAllowlisted 10'), 'x', '<=', 1.5);
+target('10,000-entry / 10-entry time, decide (explained) (timed in the same rounds)', flat.ratio('decide 10000', 'decide 10'), 'x', '<=', 1.5);
 if (previous) {
-  regression('isAllowlisted at 10 entries', at(10)['isAllowlisted ns'], at(10)['prev isAllowlisted ns']);
-  regression('decide at 10 entries', at(10)['decide (explained) ns'], at(10)['prev decide ns']);
+  regression('isAllowlisted at 10 entries', ten.ratio('isAllowlisted ns', 'prev isAllowlisted ns'));
+  regression('decide at 10 entries', ten.ratio('decide (explained) ns', 'prev decide ns'));
 }
 
 // ---- terminal decisions ----
@@ -291,6 +313,8 @@ function compareOutcomes(commands, a, fa, b, fb) {
 }
 
 const terminalRows = [];
+// Each rule count's samples, for ratios of sides timed in the same rounds.
+const terminalTimed = new Map();
 const agreement = [];
 for (const n of [10, 100, 1000]) {
   const rules = makeRules(n);
@@ -308,20 +332,18 @@ for (const n of [10, 100, 1000]) {
   }
   agreement.push({ rules: n + 4, with: 'tree-sitter peer', ...compareOutcomes(commands, 'toolgate', outcome, 'peer', peerDecide) });
   if (prev) agreement.push({ rules: n + 4, with: `previous release`, ...compareOutcomes(commands, 'toolgate', outcome, 'previous', (c) => prev.outcome('terminal', c)) });
-  const row = {
-    rules: n + 4,
-    ...measureAll({
+  const timed = measureAll({
       'seed RegExp loop ns': loop,
       'tree-sitter peer ns': peerDecide,
       'outcome ns': outcome,
       'decide (explained) ns': decide,
       'prev outcome ns': prev && ((c) => prev.outcome('terminal', c)),
       'prev decide ns': prev && ((c) => prev.decide('terminal', c).outcome),
-    }, commands),
-  };
+    }, commands);
   prev?.free();
-  row['peer / decide'] = `${(row['tree-sitter peer ns'] / row['decide (explained) ns']).toFixed(1)}x`;
-  terminalRows.push(row);
+  const peerRatio = timed.ratio('tree-sitter peer ns', 'decide (explained) ns');
+  terminalRows.push({ rules: n + 4, ...timed.medians, 'peer / decide': `${peerRatio.toFixed(1)}x` });
+  terminalTimed.set(n + 4, timed);
   policy.free();
 }
 
@@ -332,24 +354,25 @@ for (const a of agreement) {
   console.log(`  ${String(a.rules).padStart(5)} rules, ${a.with}: ${a.count === 0 ? 'all agree' : `${a.count} differ, e.g. ${a.example}`}`);
 }
 console.log('');
-for (const r of terminalRows) {
-  target(`speed-up at ${r.rules} rules, decide (explained) vs tree-sitter peer`, r['tree-sitter peer ns'] / r['decide (explained) ns'], 'x', '>=', 10);
+for (const [rules, timed] of terminalTimed) {
+  target(`speed-up at ${rules} rules, decide (explained) vs tree-sitter peer`, timed.ratio('tree-sitter peer ns', 'decide (explained) ns'), 'x', '>=', 10);
 }
 const big = terminalRows[terminalRows.length - 1], small = terminalRows[0];
-target(`speed-up at ${big.rules} rules, outcome vs seed RegExp loop`, big['seed RegExp loop ns'] / big['outcome ns'], 'x', '>=', 10);
+target(`speed-up at ${big.rules} rules, outcome vs seed RegExp loop`, terminalTimed.get(big.rules).ratio('seed RegExp loop ns', 'outcome ns'), 'x', '>=', 10);
+// Rows timed apart: a ratio of medians, with room for the machine's drift between them.
 target(`${big.rules}-rule / ${small.rules}-rule time, outcome`, big['outcome ns'] / small['outcome ns'], 'x', '<=', 3);
 if (previous) {
-  for (const r of terminalRows) {
-    regression(`outcome at ${r.rules} rules`, r['outcome ns'], r['prev outcome ns']);
-    regression(`decide at ${r.rules} rules`, r['decide (explained) ns'], r['prev decide ns']);
+  for (const [rules, timed] of terminalTimed) {
+    regression(`outcome at ${rules} rules`, timed.ratio('outcome ns', 'prev outcome ns'));
+    regression(`decide at ${rules} rules`, timed.ratio('decide (explained) ns', 'prev decide ns'));
   }
 }
 
 // ---- policy build time ----
 
 /**
- * Median ms of `new Policy(spec)` over 21 builds after 3 warm-ups (each freed, untimed), for each
- * named Policy class, the builds interleaved like measureAll's rounds.
+ * Ms of `new Policy(spec)` over 21 builds after 3 warm-ups (each freed, untimed), for each named
+ * Policy class, the builds interleaved like measureAll's rounds: medians and paired ratios.
  */
 function buildMs(classes, spec) {
   const once = (Policy) => {
@@ -362,20 +385,25 @@ function buildMs(classes, spec) {
   const entries = Object.entries(classes).filter(([, Policy]) => Policy);
   for (let i = 0; i < 3; i++) for (const [, Policy] of entries) once(Policy);
   const samples = entries.map(() => []);
-  for (let k = 0; k < 21; k++) entries.forEach(([, Policy], j) => samples[j].push(once(Policy)));
-  return Object.fromEntries(entries.map(([name], j) => [name, median(samples[j]).toFixed(2)]));
+  for (let k = 0; k < 21; k++) {
+    const order = entries.map((_, j) => j);
+    if (k % 2) order.reverse();
+    for (const j of order) samples[j].push(once(entries[j][1]));
+  }
+  return pairedSamples(Object.fromEntries(entries.map(([name], j) => [name, samples[j]])));
 }
 const buildSpec = policySpec(makeRules(996)); // 996 generated + 4 unanchored denies = 1,000 rules
 const ruleCount = Object.values(buildSpec.layers[0].tools.terminal).reduce((sum, list) => sum + list.length, 0);
-const buildRow = { rules: ruleCount, ...buildMs({
+const builds = buildMs({
   'new Policy(spec) ms': engine.Policy,
   'prev new Policy(spec) ms': previous?.engine.Policy,
-}, buildSpec) };
+}, buildSpec);
+const buildRow = { rules: ruleCount, ...Object.fromEntries(Object.entries(builds.medians).map(([name, ms]) => [name, ms.toFixed(2)])) };
 console.log(`\n== Policy build time in Node, ${ruleCount} terminal rules (median of 21 builds) ==\n`);
 printTable([buildRow]);
 console.log('');
 target(`build time at ${ruleCount} rules`, Number(buildRow['new Policy(spec) ms']), ' ms', '<=', 5);
-if (previous) regression(`build time at ${ruleCount} rules`, Number(buildRow['new Policy(spec) ms']), Number(buildRow['prev new Policy(spec) ms']));
+if (previous) regression(`build time at ${ruleCount} rules`, builds.ratio('new Policy(spec) ms', 'prev new Policy(spec) ms'));
 
 // ---- hostile input at the budgets (src/limits.rs) ----
 
