@@ -98,10 +98,10 @@ function warmUp(fn, inputs, ms) {
 /**
  * Times each named function over 9 rounds of ~20 ms, after calibration. The rounds are
  * interleaved (a round of each side, then the next; every other round in reverse order), and
- * `ratio(a, b)` is the median of the 9 per-round ratios: two sides timed a few milliseconds
- * apart, whose ratio holds when the machine's speed drifts between rounds (a ratio of medians
- * does not: it showed a 1.36x "regression" that alternating rounds of the same two builds put
- * at 0.88x). `medians` is ns per call of each. fn(input) → truthy/string.
+ * `ratio(a, b)` is the median of the 9 per-round ratios: two sides timed within the same round
+ * (a tenth of a second), whose ratio holds when the machine's speed drifts between rounds (a
+ * ratio of medians does not: it showed a 1.36x "regression" that alternating rounds of the same
+ * two builds put at 0.88x). `medians` is ns per call of each. fn(input) → truthy/string.
  */
 function measureAll(fns, inputs) {
   let sink = 0;
@@ -214,13 +214,13 @@ for (const n of [10, 100, 1000, 10000]) {
     if (prev && prev.isAllowlisted(s, t) !== expected) throw new Error(`the previous release disagrees with some(f4c) on ${s}:${t} at ${n}`);
   }
   const timed = measureAll({
-      'plain JS some(f4c) ns': ([s, t]) => seed.isAllowlisted(list, s, t),
-      'isAllowlisted ns': ([s, t]) => policy.isAllowlisted(s, t),
-      'needsApproval ns': ([s, t]) => !policy.needsApproval(s, t, 'yolo'),
-      'decide (explained) ns': ([s, t]) => !policy.decide(s, t, 'yolo').needApproval,
-      'prev isAllowlisted ns': prev && (([s, t]) => prev.isAllowlisted(s, t)),
-      'prev decide ns': prev && (([s, t]) => !prev.decide(s, t, 'yolo').needApproval),
-    }, calls);
+    'plain JS some(f4c) ns': ([s, t]) => seed.isAllowlisted(list, s, t),
+    'isAllowlisted ns': ([s, t]) => policy.isAllowlisted(s, t),
+    'needsApproval ns': ([s, t]) => !policy.needsApproval(s, t, 'yolo'),
+    'decide (explained) ns': ([s, t]) => !policy.decide(s, t, 'yolo').needApproval,
+    'prev isAllowlisted ns': prev && (([s, t]) => prev.isAllowlisted(s, t)),
+    'prev decide ns': prev && (([s, t]) => !prev.decide(s, t, 'yolo').needApproval),
+  }, calls);
   prev?.free();
   mcpRows.push({ entries: n, ...timed.medians });
   mcpTimed.set(n, timed);
@@ -333,13 +333,13 @@ for (const n of [10, 100, 1000]) {
   agreement.push({ rules: n + 4, with: 'tree-sitter peer', ...compareOutcomes(commands, 'toolgate', outcome, 'peer', peerDecide) });
   if (prev) agreement.push({ rules: n + 4, with: `previous release`, ...compareOutcomes(commands, 'toolgate', outcome, 'previous', (c) => prev.outcome('terminal', c)) });
   const timed = measureAll({
-      'seed RegExp loop ns': loop,
-      'tree-sitter peer ns': peerDecide,
-      'outcome ns': outcome,
-      'decide (explained) ns': decide,
-      'prev outcome ns': prev && ((c) => prev.outcome('terminal', c)),
-      'prev decide ns': prev && ((c) => prev.decide('terminal', c).outcome),
-    }, commands);
+    'seed RegExp loop ns': loop,
+    'tree-sitter peer ns': peerDecide,
+    'outcome ns': outcome,
+    'decide (explained) ns': decide,
+    'prev outcome ns': prev && ((c) => prev.outcome('terminal', c)),
+    'prev decide ns': prev && ((c) => prev.decide('terminal', c).outcome),
+  }, commands);
   prev?.free();
   const peerRatio = timed.ratio('tree-sitter peer ns', 'decide (explained) ns');
   terminalRows.push({ rules: n + 4, ...timed.medians, 'peer / decide': `${peerRatio.toFixed(1)}x` });
