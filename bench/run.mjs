@@ -118,13 +118,15 @@ function measureAll(fns, inputs) {
     return n;
   });
   const samples = entries.map(() => []);
-  for (let k = 0; k < 9; k++) {
-    const order = entries.map((_, j) => j);
-    if (k % 2) order.reverse();
-    for (const j of order) samples[j].push(round(entries[j][1], reps[j]));
-  }
+  for (let k = 0; k < 9; k++) for (const j of roundOrder(k, entries.length)) samples[j].push(round(entries[j][1], reps[j]));
   if (sink < 0) console.log(sink);
   return pairedSamples(Object.fromEntries(entries.map(([name], j) => [name, samples[j]])));
+}
+
+/** The order of the sides in round k: as given, and every other round reversed. */
+function roundOrder(k, sides) {
+  const order = [...Array(sides).keys()];
+  return k % 2 ? order.reverse() : order;
 }
 
 /** Medians of samples taken in the same rounds, and `ratio(a, b)`: the median of a's / b's per round. */
@@ -385,11 +387,7 @@ function buildMs(classes, spec) {
   const entries = Object.entries(classes).filter(([, Policy]) => Policy);
   for (let i = 0; i < 3; i++) for (const [, Policy] of entries) once(Policy);
   const samples = entries.map(() => []);
-  for (let k = 0; k < 21; k++) {
-    const order = entries.map((_, j) => j);
-    if (k % 2) order.reverse();
-    for (const j of order) samples[j].push(once(entries[j][1]));
-  }
+  for (let k = 0; k < 21; k++) for (const j of roundOrder(k, entries.length)) samples[j].push(once(entries[j][1]));
   return pairedSamples(Object.fromEntries(entries.map(([name], j) => [name, samples[j]])));
 }
 const buildSpec = policySpec(makeRules(996)); // 996 generated + 4 unanchored denies = 1,000 rules
