@@ -177,6 +177,35 @@ impl<'a> LiteralProgram<'a> {
         Some(LiteralProgram { steps, case_sensitive: false })
     }
 
+    /// The words every match starts with, each followed by the end or a character that is no
+    /// word character, so the text's leading word is one of them (the word index files the rule
+    /// under each); empty when the program pins none.
+    pub(crate) fn pinned_words(&self) -> Vec<String> {
+        let Some((first, rest)) = self.steps.split_first() else { return Vec::new() };
+        let options: Vec<&[u8]> = match first {
+            Step::Literal(bytes) => vec![bytes.as_ref()],
+            Step::Either(options) => options.iter().map(Vec::as_slice).collect(),
+            _ => return Vec::new(),
+        };
+        let starts_non_word = |bytes: &[u8]| bytes.first().is_some_and(|b| !is_word(*b));
+        let next_is_no_word = match rest.first() {
+            Some(Step::Space | Step::Spaces | Step::Boundary | Step::End | Step::SpaceOrEnd) => true,
+            Some(Step::Literal(bytes)) => starts_non_word(bytes),
+            Some(Step::Either(options)) => options.iter().all(|option| starts_non_word(option)),
+            None => false,
+        };
+        let mut words = Vec::with_capacity(options.len());
+        for option in options {
+            let len = option.iter().take_while(|b| is_word(**b)).count();
+            let word = option.get(..len).and_then(|w| std::str::from_utf8(w).ok()).unwrap_or_default();
+            if word.is_empty() || (len == option.len() && !next_is_no_word) {
+                return Vec::new();
+            }
+            words.push(word.to_owned());
+        }
+        words
+    }
+
     /// Whether the program matches at the start of `text`.
     pub(crate) fn is_match(&self, text: &str) -> bool {
         self.run(0, text.as_bytes(), 0)

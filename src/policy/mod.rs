@@ -23,6 +23,8 @@ mod message_template;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;
+#[cfg(feature = "analysis")]
+mod regex_facts;
 pub(crate) mod rules;
 #[cfg(feature = "analysis")]
 mod suggest;
@@ -597,5 +599,7 @@ impl Policy {
     }
 }
 
+#[cfg(test)]
+mod regex_rules_differential;
 #[cfg(test)]
 mod tests;

@@ -18,6 +18,8 @@ use super::literal_program::LiteralProgram;
 use super::literal_sieve::LiteralSieve;
 use super::matchers::{unwrapped_forms, CommandGlob, DomainGlob, PathPattern, TokenPrefix};
 use super::pair_index::{PairIndex, PairPattern};
+#[cfg(feature = "analysis")]
+use super::regex_facts::regex_facts;
 use super::word_index::{hash_step, word_hash, WordIndex};
 use super::RuleSpec;
 use regex_lite::{Regex, RegexBuilder};
@@ -207,7 +209,9 @@ pub struct RegexRule {
     /// text lacks it the regex cannot match and is not run.
     pub required: Option<String>,
     pub case_sensitive: bool,
-    pinned: Option<String>,
+    /// The leading words every match starts with (ASCII-lowercased when the rule ignores case),
+    /// by which the rule is indexed; empty when it pins none and is checked against every text.
+    pinned: Vec<String>,
     /// The same pattern as a literal program, when it is one: matched without the regex engine.
     literal: Option<LiteralProgram<'static>>,
 }
@@ -215,13 +219,18 @@ pub struct RegexRule {
 impl RegexRule {
     #[cfg(feature = "analysis")]
     pub fn new(pattern: &str, case_sensitive: bool) -> Result<Self, String> {
-        let literal = LiteralProgram::parse(pattern, case_sensitive);
+        let fold = |text: String| if case_sensitive { text } else { text.to_ascii_lowercase() };
         // A literal program is a valid regex by construction (its test compiles every one), so
-        // building a policy of button-made rules compiles no regex at all.
-        let regex = if literal.is_some() { None } else { Some(compile(pattern, case_sensitive)?) };
-        let required = required_literal(pattern).map(|l| if case_sensitive { l } else { l.to_ascii_lowercase() });
-        let pinned = pinned_word(pattern).map(|w| if case_sensitive { w.to_owned() } else { w.to_ascii_lowercase() });
-        Ok(RegexRule { regex, required, case_sensitive, pinned, literal })
+        // building a policy of button-made rules compiles no regex at all, and reads its pinned
+        // words from the program; a program needs no prefilter.
+        if let Some(program) = LiteralProgram::parse(pattern, case_sensitive) {
+            let pinned = program.pinned_words().into_iter().map(fold).collect();
+            return Ok(RegexRule { regex: None, required: None, case_sensitive, pinned, literal: Some(program) });
+        }
+        let regex = compile(pattern, case_sensitive)?;
+        let facts = regex_facts(pattern);
+        let pinned = facts.pinned.into_iter().map(fold).collect();
+        Ok(RegexRule { regex: Some(regex), required: facts.required.map(fold), case_sensitive, pinned, literal: None })
     }
 
     fn is_match(&self, text: &Haystack<'_>) -> bool {
@@ -376,101 +385,6 @@ fn has_ascii_uppercase(text: &str) -> bool {
     text.bytes().any(|b| b.is_ascii_uppercase())
 }
 
-/// The longest run of literal characters that every match of `pattern` must contain.
-///
-/// Only the top level is read: a top-level `|` means no literal is required; groups and
-/// classes end a run; a character followed by a quantifier is not required, so it ends the
-/// run before it. Conservative by construction: `None` whenever in doubt.
-#[cfg(feature = "analysis")]
-pub fn required_literal(pattern: &str) -> Option<String> {
-    // Inline flags change how what follows matches; escapes with arguments (`\x41`, `\u{…}`,
-    // `\p{L}`, `\1`) would be misread as literals. No prefilter for those.
-    let escapes_with_arguments = pattern.split('\\').skip(1).any(|after| after.starts_with(|c: char| "xuUpPkQ0123456789".contains(c)));
-    if pattern.contains("(?") || escapes_with_arguments {
-        return None;
-    }
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut best = String::new();
-    let mut run = String::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    let finish = |run: &mut String, best: &mut String| {
-        if run.chars().count() > best.chars().count() {
-            *best = run.clone();
-        }
-        run.clear();
-    };
-    while let Some(&c) = chars.get(i) {
-        let next = chars.get(i + 1).copied();
-        if depth > 0 {
-            match c {
-                '\\' => i += 1,
-                '(' => depth += 1,
-                ')' => depth -= 1,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        // A literal character (possibly escaped), and how many pattern chars it spans.
-        let literal = match c {
-            '\\' => match next {
-                Some(e) if e.is_ascii_punctuation() => Some((e, 2)),
-                _ => None,
-            },
-            '|' => return None,
-            '(' => {
-                depth += 1;
-                None
-            }
-            '[' => {
-                // Skip the class.
-                let mut j = i + 1;
-                if chars.get(j) == Some(&'^') {
-                    j += 1;
-                }
-                if chars.get(j) == Some(&']') {
-                    j += 1;
-                }
-                while chars.get(j).is_some_and(|ch| *ch != ']') {
-                    if chars.get(j) == Some(&'\\') {
-                        j += 1;
-                    }
-                    j += 1;
-                }
-                finish(&mut run, &mut best);
-                i = j + 1;
-                continue;
-            }
-            '.' | '^' | '$' | '*' | '+' | '?' | '{' | '}' | ')' => None,
-            _ => Some((c, 1)),
-        };
-        match literal {
-            Some((ch, width)) => {
-                let after = chars.get(i + width).copied();
-                if matches!(after, Some('*' | '?' | '{')) {
-                    // Optional or counted: not required.
-                    finish(&mut run, &mut best);
-                } else {
-                    run.push(ch);
-                    if after == Some('+') {
-                        // One is required, repeats are not contiguous with what follows.
-                        finish(&mut run, &mut best);
-                    }
-                }
-                i += width;
-            }
-            None => {
-                finish(&mut run, &mut best);
-                // Skip the escape's second character too (`\s`, `\b`).
-                i += if c == '\\' { 2 } else { 1 };
-            }
-        }
-    }
-    finish(&mut run, &mut best);
-    (!best.is_empty()).then_some(best)
-}
-
 /// The rules of one list of one tool, united across layers, in policy order.
 #[derive(Debug, Clone, Default)]
 pub struct RuleSet {
@@ -497,23 +411,6 @@ pub struct RuleSet {
 /// Compiles one pattern, case-insensitive unless asked otherwise.
 pub fn compile(pattern: &str, case_sensitive: bool) -> Result<Regex, String> {
     RegexBuilder::new(pattern).case_insensitive(!case_sensitive).size_limit(1 << 20).nest_limit(64).build().map_err(|e| e.to_string())
-}
-
-/// The leading word a pattern forces, if any: `^` + ASCII word characters + a boundary that
-/// cannot be a word character (`\b`, `\s`, a space, `$`, or the end of a `(\s|$)` group).
-#[cfg(feature = "analysis")]
-pub fn pinned_word(pattern: &str) -> Option<&str> {
-    let rest = pattern.strip_prefix('^')?;
-    let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-    let (word, after) = rest.split_at(len);
-    if word.is_empty() {
-        return None;
-    }
-    let bounded =
-        ["\\b", "\\s", " ", "$", "(\\s|$)", "(?:\\s|$)", "($|\\s)", "(?:$|\\s)", "\\t"].iter().any(|boundary| after.starts_with(boundary));
-    // `\s*` and `\b` followed by a quantifier would let word characters through.
-    let quantified = after.get(2..3).is_some_and(|q| matches!(q, "*" | "?" | "{"));
-    (bounded && !quantified).then_some(word)
 }
 
 /// A program's name without its directory (`/usr/bin/git` → `git`).
@@ -574,14 +471,18 @@ impl RuleSet {
     pub fn push(&mut self, matcher: Matcher, origin: RuleRef) {
         let at = self.rules.len();
         match &matcher {
-            Matcher::Regex(rule, _) => match (&rule.pinned, rule.case_sensitive) {
-                (Some(word), true) => self.exact.file(word_hash(word, false), at),
-                (Some(word), false) => self.folded.file(word_hash(word, true), at),
-                (None, case_sensitive) => {
-                    let bit = rule.sieved_literal().and_then(|literal| self.sieve.add(literal, !case_sensitive));
-                    self.unindexed.push((at, bit));
+            Matcher::Regex(rule, _) if rule.pinned.is_empty() => {
+                let bit = rule.sieved_literal().and_then(|literal| self.sieve.add(literal, !rule.case_sensitive));
+                self.unindexed.push((at, bit));
+            }
+            Matcher::Regex(rule, _) => {
+                for word in &rule.pinned {
+                    match rule.case_sensitive {
+                        true => self.exact.file(word_hash(word, false), at),
+                        false => self.folded.file(word_hash(word, true), at),
+                    }
                 }
-            },
+            }
             Matcher::Prefix(words, _) => {
                 if let Some(first) = words.first() {
                     self.exact.file(word_hash(first, false), at);
@@ -742,53 +643,12 @@ mod tests {
     }
 
     #[test]
-    fn pins_only_patterns_that_force_a_leading_word() {
-        assert_eq!(pinned_word(r"^git\b"), Some("git"));
-        assert_eq!(pinned_word(r"^cargo\s+(build|test)"), Some("cargo"));
-        assert_eq!(pinned_word(r"^ls(\s|$)"), Some("ls"));
-        assert_eq!(pinned_word(r"^make "), Some("make"));
-        assert_eq!(pinned_word(r"^ls$"), Some("ls"));
-        assert_eq!(pinned_word(r"^git"), None, "also matches gitx");
-        assert_eq!(pinned_word(r"^git\s*x"), None, "also matches gitx");
-        assert_eq!(pinned_word(r"^git\-lfs\b"), None);
-        assert_eq!(pinned_word(r"git\b"), None);
-        assert_eq!(pinned_word(r"^(git|hg)\b"), None);
-    }
-
-    #[test]
     fn the_index_never_changes_the_answer() {
         let patterns = [(r"^git\b", false), (r"status", false), (r"^GIT\s", true), (r"^cargo\b", false), (r"^git\s+push", false)];
         let s = set(&patterns);
         for text in ["git status", "GIT status", "Git push", "cargo build", "gitx status", "echo status", "ls", "git-lfs", "", "GIT  x"] {
             let linear = patterns.iter().position(|(p, cs)| compile(p, *cs).unwrap().is_match(text));
             assert_eq!(s.first_match(&Subject::text(text)).map(|r| r.origin.index), linear, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn required_literals_are_only_what_every_match_contains() {
-        for (pattern, literal) in [
-            (r"mkfs\.", Some("mkfs.")),
-            (r"/etc/shadow", Some("/etc/shadow")),
-            (r"dd\s+if=/dev/", Some("if=/dev/")),
-            (r"rm\s+-rf\s+(/|\.\.)", Some("-rf")),
-            (r"^cargo\b", Some("cargo")),
-            (r"colou?r", Some("colo")),
-            (r"ab+c", Some("ab")),
-            (r"a|b", None),
-            (r"(abc)", None),
-            (r"[xyz]", None),
-            (r"x{2}abc", Some("abc")),
-            (r"\d+", None),
-            (r"DROP\s+TABLE", Some("TABLE")),
-            (r":\(\)\{ :\|:& \};:", Some(":(){ :|:& };:")),
-            (r"\x41BC", None),
-            (r"(?i)abc", None),
-            (r"\u{41}bc", None),
-            (r"\p{L}xyz", None),
-            (r"a\\b", Some("a\\b")),
-        ] {
-            assert_eq!(required_literal(pattern).as_deref(), literal, "{pattern}");
         }
     }
 
