@@ -3,8 +3,9 @@
 //!
 //! A [`Scenario`] is a few layers (trusted or not, with defaults) of rules for a few tools — regexes
 //! from curated patterns and from fragments (some invalid), command prefixes, MCP entries, Gasoline
-//! patterns, rules with no or two matchers — the policy's switches, a call of a catalogue tool with
-//! inputs made of words and shell syntax, one more rule to add and one allow rule to remove.
+//! patterns, command globs, token prefixes, paths, domains, rules with no or two matchers — the
+//! policy's switches, a call of a catalogue tool with inputs made of words and shell syntax, one
+//! more rule to add and one allow rule to remove.
 //!
 //! Properties:
 //! - (a) deterministic: deciding twice gives the same [`Decision`]; `outcome_of` (and `outcome`,
@@ -17,13 +18,17 @@
 //!   an allow by a default never covers an input the analysis could not vouch for, or whose text is
 //!   not what runs, while the tool has deny or confirm rules (the evaluator's stated guarantee);
 //! - (d) a path tool's outcome on a path is never lower than on its lexically normalised form;
-//! - (e) the spec serialised to JSON and read back is equal and decides the same.
+//! - (e) the spec serialised to JSON and read back is equal and decides the same;
+//! - (f) regex rules fire exactly where regex-lite's own `is_match` says: a deny rule of the called
+//!   tool that matches an item (or a command tool's raw line) denies, and a regex rule that decided
+//!   matched the input it names. Rules span all eight matcher kinds (regex, prefix, MCP entry,
+//!   `tool.action`, and the importers' glob, tokens, path and domain).
 
 use super::path::normalise;
 use arbitrary::{Arbitrary, Unstructured};
 use toolgate::policy::{
-    Call, CatalogueName, Decision, HookResult, InputKind, InvalidPatternPolicy, LayerSpec, ListKind, Outcome, Policy, PolicySpec, Reason,
-    RuleSpec, SubstitutionPolicy, ToolRulesSpec, UnparsedPolicy,
+    Call, CatalogueName, Decision, HookResult, InputKind, InvalidPatternPolicy, LayerSpec, ListKind, MatcherKind, Outcome, Policy,
+    PolicySpec, Reason, RuleSpec, SubstitutionPolicy, ToolRulesSpec, UnparsedPolicy,
 };
 use toolgate::shell::{HazardKind, Shell};
 
@@ -179,6 +184,56 @@ impl Catalogue {
     }
 }
 
+alphabet!(
+    /// Domain globs, valid or not.
+    DomainPattern { Star => "*.example.com", Apex => "example.com", Suffix => "example.*", Github => "github.com", Upper => "GitHub.com", Bad => "http://x", Empty => "" }
+);
+
+alphabet!(
+    /// Pieces of regexes in the shapes `Fragment` lacks: word assertions, special word boundaries,
+    /// POSIX and negated classes, alternation of anchored words.
+    RegexPiece {
+        Start => "^", End => "$", Bar => "|", Open => "(", Close => ")", NonCapturing => "(?:", Insensitive => "(?i)",
+        WordStart => r"\<", WordEnd => r"\>", StartWord => r"\b{start}", EndWord => r"\b{end}", Boundary => r"\b",
+        NotBoundary => r"\B", Space => "[[:space:]]", NotWord => "[^[:word:]]", Spaces => r"\s+", Word => r"\w", Dot => ".",
+        Star => "*", Plus => "+", Question => "?", Rm => "rm", Git => "git", Hg => "hg", Sudo => "sudo", Curl => "curl", Flags => "-rf",
+        Push => "push", Force => "--force", Blank => " ",
+    }
+);
+
+/// A rule of the kinds the importers bring (command globs, token prefixes, paths, domains), or
+/// a regex of the shapes the first alphabets lack.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum ImportedRule {
+    Regex(Vec<RegexPiece>, bool),
+    Glob(Vec<Token>),
+    Tokens(Vec<Token>),
+    Path(Vec<Token>, bool),
+    Domain(DomainPattern),
+}
+
+impl ImportedRule {
+    fn spec(&self) -> RuleSpec {
+        let text = |words: &[Token]| words.iter().take(4).map(|w| w.text()).collect::<String>();
+        match self {
+            ImportedRule::Regex(pieces, case) => RuleSpec::regex(pieces.iter().take(8).map(|p| p.text()).collect::<String>(), *case),
+            ImportedRule::Glob(words) => RuleSpec::glob(text(words)),
+            ImportedRule::Tokens(words) => RuleSpec::tokens(text(words)),
+            ImportedRule::Path(words, rooted) => RuleSpec::path(text(words), rooted.then(|| "/p".to_owned())),
+            ImportedRule::Domain(domain) => RuleSpec::domain(domain.text()),
+        }
+    }
+}
+
+/// Where an imported rule goes: a layer (modulo their number), a tool, a list.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct PlacedRule {
+    pub layer: u8,
+    pub tool: Tool,
+    pub list: Mode,
+    pub rule: ImportedRule,
+}
+
 /// One rule of any matcher kind, or an invalid one.
 #[derive(Arbitrary, Debug, Clone)]
 pub enum Rule {
@@ -267,6 +322,9 @@ pub struct Scenario {
     pub placement: Placement,
     /// Which allow rule to remove, modulo their number.
     pub removed: u8,
+    /// Rules of the importers' kinds and more regexes. Last, so that inputs kept before it existed decode to the
+    /// same scenario (with none).
+    pub imported: Vec<PlacedRule>,
 }
 
 const MAX_LAYERS: usize = 3;
@@ -310,6 +368,18 @@ impl Scenario {
                 }
             })
             .collect();
+        let mut layers: Vec<LayerSpec> = layers;
+        for placed in self.imported.iter().take(MAX_RULES) {
+            let count = layers.len();
+            let Some(layer) = layers.get_mut(usize::from(placed.layer) % count.max(1)) else { break };
+            let rules = layer.tools.entry(placed.tool.text().to_owned()).or_default();
+            let list = match placed.list {
+                Mode::Allow => &mut rules.always_allow,
+                Mode::Confirm => &mut rules.always_confirm,
+                Mode::Deny => &mut rules.always_deny,
+            };
+            list.push(placed.rule.spec());
+        }
         let mut tool_kinds: std::collections::BTreeMap<String, InputKind> =
             [(Tool::Custom.text().to_owned(), self.custom_kind.input_kind())].into_iter().collect();
         if let Some(shell) = self.terminal_shell {
@@ -362,6 +432,7 @@ pub fn check_scenario(scenario: &Scenario) {
     monotone_removed_allow(scenario, &spec, &call, &decision);
     path_never_looser_than_normalised(&policy, &call, &decision);
     serde_round_trip(&spec, &call, &decision);
+    regex_rules_fire_as_regex_lite_says(&spec, &policy, &call, &decision);
 }
 
 /// (a) The same call decides the same way, whichever entry point is used.
@@ -565,4 +636,45 @@ fn serde_round_trip(spec: &PolicySpec, call: &Call, decision: &Decision) {
     let call_json = serde_json::to_string(call).unwrap_or_default();
     let call_back: Call = serde_json::from_str(&call_json).unwrap_or_else(|e| panic!("(e) the call does not read back: {e}"));
     assert_eq!(&Policy::new(back).decide_call(&call_back), decision, "(e) serialise → read → decide differs for {call:?}: {json}");
+}
+
+/// (f) Regex rules fire exactly where regex-lite's own `is_match` says, with no prefilter or
+/// index in between: a deny rule of the called tool that matches one of the decision's items (or,
+/// for a command tool, the raw line) denies; a regex rule that decided matched the input it names.
+fn regex_rules_fire_as_regex_lite_says(spec: &PolicySpec, policy: &Policy, call: &Call, decision: &Decision) {
+    let regex = |rule: &RuleSpec| {
+        let pattern = rule.pattern.as_deref().filter(|_| MatcherKind::of(rule) == MatcherKind::Regex)?;
+        regex_lite::RegexBuilder::new(pattern).case_insensitive(!rule.case_sensitive).build().ok()
+    };
+    let command = matches!(policy.input_kind(&call.tool), InputKind::Command { .. });
+    let raw_lines = call.inputs.iter().filter(|_| command).map(String::as_str);
+    let texts: Vec<&str> = decision.items.iter().map(|i| i.text.as_str()).chain(raw_lines).collect();
+    for layer in &spec.layers {
+        for rule in layer.tools.get(&call.tool).map(|rules| rules.always_deny.as_slice()).unwrap_or_default() {
+            let Some(text) = regex(rule).and_then(|regex| texts.iter().find(|text| regex.is_match(text))) else { continue };
+            assert_eq!(
+                decision.outcome,
+                Outcome::Deny,
+                "(f) deny rule {:?} of layer {} matches {text:?} (regex-lite), yet {call:?} is {:?} ({:?})",
+                rule.pattern,
+                layer.name,
+                decision.outcome,
+                decision.reason
+            );
+        }
+    }
+    let (Some(decided), Some(input)) = (&decision.rule, &decision.matched_input) else { return };
+    if decided.matcher != MatcherKind::Regex || decided.tool != call.tool {
+        return;
+    }
+    let spec_rule = spec.layers.iter().find(|l| l.name == decided.layer).and_then(|l| l.tools.get(&decided.tool)).and_then(|rules| {
+        match decided.list {
+            ListKind::AlwaysAllow => rules.always_allow.get(decided.index),
+            ListKind::AlwaysDeny => rules.always_deny.get(decided.index),
+            ListKind::AlwaysConfirm => rules.always_confirm.get(decided.index),
+        }
+    });
+    if let Some(regex) = spec_rule.and_then(regex) {
+        assert!(regex.is_match(input), "(f) {decided:?} decided {call:?} on {input:?}, which regex-lite says it does not match");
+    }
 }
