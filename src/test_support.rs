@@ -18,3 +18,22 @@ pub fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
         (seed % n as u64) as usize
     }
 }
+
+thread_local! {
+    /// Steps of work counted on this thread by code that promises a bound on its work (a reader
+    /// that reads each character a bounded number of times, a matcher without backtracking).
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` steps of work; shipped code calls it in test builds only.
+pub fn steps(n: usize) {
+    STEPS.with(|s| s.set(s.get() + n as u64));
+}
+
+/// The steps of work `f` took on this thread: tests bound work by comparing inputs of different
+/// sizes, without timing anything.
+pub fn steps_of(f: impl FnOnce()) -> u64 {
+    let before = STEPS.with(std::cell::Cell::get);
+    f();
+    STEPS.with(std::cell::Cell::get) - before
+}
