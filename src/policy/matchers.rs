@@ -43,11 +43,13 @@ impl CommandGlob {
         };
         let pieces: Vec<String> = pattern.split('*').map(str::to_owned).collect();
         let bare_allowed = pieces.len() == 2 && pieces.last().is_some_and(String::is_empty) && pattern.ends_with(" *");
-        // The first word is known when the text before the first `*` contains a space after it
-        // (`git * main`, `ls *`), or when there is no `*` at all (`npm run build`).
-        let head = pieces.first().map(String::as_str).unwrap_or_default();
-        let first_word = match head.split_once(' ') {
-            Some((word, _)) if !word.is_empty() => Some(word.to_owned()),
+        // The first word is known when the text before the first `*` has whitespace after it
+        // (`git * main`, `ls *`), or when there is no `*` at all (`npm run build`). Whitespace is
+        // what the rule set's look-up splits a text on (`split_whitespace`), tabs and no-break
+        // spaces included, so a glob is filed under the word its matches are looked up by.
+        let head = pieces.first().map(String::as_str).unwrap_or_default().trim_start();
+        let first_word = match head.find(char::is_whitespace) {
+            Some(end) if end > 0 => head.get(..end).map(str::to_owned),
             None if pieces.len() == 1 && !head.is_empty() => Some(head.to_owned()),
             _ => None,
         };
@@ -72,60 +74,28 @@ impl CommandGlob {
     }
 }
 
-/// The forms of a command a deny or confirm glob also meets, after Claude Code: without its
-/// leading assignments (`FOO=bar rm -rf tmp/` is `rm -rf tmp/`), and past the wrappers Claude Code
-/// strips before matching (`timeout`, `time`, `nice`, `nohup`, `stdbuf`, `command`, `builtin`,
-/// `noglob`, flag-less `xargs`) — plus `env` and `sudo`, which only makes a deny broader.
-/// Source: Claude Code `docs/permissions.md` "Wrappers".
-pub fn unwrapped_forms(name: &str, args: &[String]) -> Vec<String> {
-    let mut words: Vec<&str> = std::iter::once(name).chain(args.iter().map(String::as_str)).collect();
-    let mut forms = vec![words.join(" ")];
-    for _ in 0..8 {
-        let Some(rest) = strip_wrapper(&words) else { break };
-        if rest.is_empty() {
-            break;
-        }
-        words = rest;
-        forms.push(words.join(" "));
-    }
-    forms
-}
+/// At most this many wrappers are stripped for a deny or confirm glob; a command behind more
+/// is taken to match (fail closed): each form is a copy of the command, so all of them would cost
+/// the square of its length.
+const MAX_UNWRAPPED_FORMS: usize = 8;
 
-fn strip_wrapper<'w>(words: &[&'w str]) -> Option<Vec<&'w str>> {
-    let (first, rest) = words.split_first()?;
-    let mut i = 0;
-    let flag = |w: &&str| w.starts_with('-');
-    let skip_flags = |i: &mut usize, with_value: &[&str]| {
-        while let Some(w) = rest.get(*i) {
-            if !flag(w) {
-                break;
-            }
-            *i += if with_value.contains(w) { 2 } else { 1 };
+/// The forms of a command a deny or confirm glob also meets, after Claude Code: without its
+/// leading assignments (`FOO=bar rm -rf tmp/` is `rm -rf tmp/`), and past each wrapper in turn
+/// (`nice -n 5 nohup rm x` is also `nohup rm x` and `rm x`), with the wrappers and their options
+/// the hazard checks know (`src/shell/hazards.rs`), a superset of those Claude Code strips — which
+/// only makes a deny broader. `None` when more than [`MAX_UNWRAPPED_FORMS`] wrappers are stacked.
+pub fn unwrapped_forms(name: &str, args: &[String]) -> Option<Vec<String>> {
+    let join = |name: &str, args: &[String]| std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ");
+    let mut forms = vec![join(name, args)];
+    let (mut name, mut args) = (name, args);
+    while let Some((inner, rest)) = crate::shell::unwrap_once(name, args) {
+        if forms.len() > MAX_UNWRAPPED_FORMS {
+            return None;
         }
-    };
-    match *first {
-        "timeout" => {
-            skip_flags(&mut i, &["-s", "-k", "--signal", "--kill-after"]);
-            i += 1; // the duration
-        }
-        "time" | "nohup" | "builtin" | "noglob" => skip_flags(&mut i, &[]),
-        "nice" => skip_flags(&mut i, &["-n", "--adjustment"]),
-        "stdbuf" => skip_flags(&mut i, &["-i", "-o", "-e"]),
-        "command" if !rest.first().is_some_and(flag) => {}
-        "xargs" if !rest.first().is_some_and(flag) => {}
-        "sudo" => skip_flags(&mut i, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]),
-        "env" => {
-            while let Some(w) = rest.get(i) {
-                if flag(w) || w.contains('=') {
-                    i += if matches!(*w, "-u" | "-C" | "-S") { 2 } else { 1 };
-                } else {
-                    break;
-                }
-            }
-        }
-        _ => return None,
+        forms.push(join(inner, rest));
+        (name, args) = (inner, rest);
     }
-    rest.get(i..).map(<[&str]>::to_vec)
+    Some(forms)
 }
 
 /// Whether `text` is the pieces joined by any text: the first is a prefix, the last a suffix,
@@ -378,6 +348,8 @@ fn segments_match(pattern: &[Segment], path: &[String]) -> bool {
         *first = true;
     }
     for segment in pattern {
+        #[cfg(test)]
+        crate::test_support::steps(parts.len() + 1);
         let mut next = vec![false; parts.len() + 1];
         match segment {
             Segment::AnyDepth => {
@@ -407,6 +379,8 @@ fn tokens_match(tokens: &[Token], name: &[char]) -> bool {
     let (mut t, mut n) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     loop {
+        #[cfg(test)]
+        crate::test_support::steps(1);
         let token = tokens.get(t);
         let ch = name.get(n);
         match (token, ch) {
@@ -605,13 +579,18 @@ mod tests {
             let words: Vec<String> = line.split(' ').map(str::to_owned).collect();
             unwrapped_forms(&words[0], &words[1..])
         };
-        assert!(forms("timeout 5 rm x").contains(&"rm x".to_owned()));
-        assert!(forms("nice -n 5 nohup rm -rf tmp/").contains(&"rm -rf tmp/".to_owned()));
-        assert!(forms("env A=1 sudo -u root rm x").contains(&"rm x".to_owned()));
-        assert!(forms("xargs rm").contains(&"rm".to_owned()));
-        assert_eq!(forms("xargs -n1 rm"), vec!["xargs -n1 rm".to_owned()]);
-        assert_eq!(forms("command -v rm"), vec!["command -v rm".to_owned()]);
-        assert_eq!(forms("timeout"), vec!["timeout".to_owned()]);
+        assert!(forms("timeout 5 rm x").unwrap().contains(&"rm x".to_owned()));
+        assert!(forms("nice -n 5 nohup rm -rf tmp/").unwrap().contains(&"rm -rf tmp/".to_owned()));
+        assert!(forms("env A=1 sudo -u root rm x").unwrap().contains(&"rm x".to_owned()));
+        assert!(forms("xargs rm").unwrap().contains(&"rm".to_owned()));
+        assert!(forms("xargs -n 1 rm").unwrap().contains(&"rm".to_owned()));
+        assert!(forms("command -p rm x").unwrap().contains(&"rm x".to_owned()));
+        assert!(forms("sudo -T 5 rm x").unwrap().contains(&"rm x".to_owned()));
+        assert!(forms("sudo -R /srv rm x").unwrap().contains(&"rm x".to_owned()));
+        assert!(forms(&format!("{}rm x", "nohup ".repeat(8))).unwrap().contains(&"rm x".to_owned()));
+        assert_eq!(forms(&format!("{}rm x", "nohup ".repeat(9))), None, "too deep: deny and confirm globs match");
+        assert_eq!(forms("command -v rm"), Some(vec!["command -v rm".to_owned()]));
+        assert_eq!(forms("timeout"), Some(vec!["timeout".to_owned()]));
     }
 
     #[test]
@@ -685,14 +664,28 @@ mod tests {
         }
     }
 
+    /// No backtracking over `**`: the work is linear in the path's depth and in the pattern's
+    /// length. `**/a/**/a/…/c` against `a/a/…/a` has no match, and a matcher that tried every
+    /// placement of the `**` would do work growing as the depth to the power of their number.
     #[test]
-    fn many_double_stars_stay_fast_on_deep_paths() {
-        let p = path(&"**/a/".repeat(40).to_string(), Some("/"));
-        let deep = format!("/{}", "a/".repeat(2000));
-        let started = std::time::Instant::now();
-        assert_eq!(p.matches(&deep), Some(true));
-        assert_eq!(p.matches(&format!("/{}", "b/".repeat(2000))), Some(false));
-        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    fn many_double_stars_on_deep_paths_cost_depth_times_pattern_length() {
+        for (tail, part, expected) in [("", "a", true), ("", "b", false), ("c", "a", false)] {
+            let work = |stars: usize, depth: usize| {
+                let p = path(&format!("{}{tail}", "**/a/".repeat(stars)), Some("/"));
+                let deep = format!("/{}", format!("{part}/").repeat(depth));
+                crate::test_support::steps_of(|| assert_eq!(p.matches(&deep), Some(expected), "{stars} stars{tail}, {depth} {part}"))
+            };
+            let base = work(2, 50);
+            for (what, steps, factor) in
+                [("twice the depth", work(2, 100), 2), ("twice the stars", work(4, 50), 2), ("both", work(4, 100), 4)]
+            {
+                assert!(steps * 100 <= base * 105 * factor, "{tail:?} on {part}/…: {what} took {steps} steps, against {base}");
+            }
+            // 40 `**` on 2,000 parts: a few steps per (segment, path part), at most 82 segments
+            // (40 `**`, 40 `a`, the tail, the `**` below).
+            let many = work(40, 2000);
+            assert!(many <= 4 * 82 * 2001, "{tail:?} on {part}/…: {many} steps");
+        }
     }
 
     #[test]

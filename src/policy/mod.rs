@@ -600,6 +600,8 @@ impl Policy {
 }
 
 #[cfg(test)]
+mod matcher_kinds_differential;
+#[cfg(test)]
 mod regex_rules_differential;
 #[cfg(test)]
 mod tests;

@@ -272,7 +272,9 @@ impl Matcher {
             Matcher::Glob { glob, past_wrappers, .. } => {
                 glob.is_match(subject.text)
                     || (*past_wrappers
-                        && subject.words.is_some_and(|(name, args)| unwrapped_forms(name, args).iter().any(|form| glob.is_match(form))))
+                        && subject.words.is_some_and(|(name, args)| {
+                            unwrapped_forms(name, args).is_none_or(|forms| forms.iter().any(|form| glob.is_match(form)))
+                        }))
             }
             Matcher::Tokens { tokens, by_basename, .. } => {
                 let (name, args): (&str, Vec<&str>) = match subject.words {

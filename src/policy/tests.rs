@@ -166,6 +166,10 @@ fn hard_coded_denies_cannot_be_lifted() {
         "rm -rf '..'",
         "bash -c 'rm -rf /'",
         "rm -rf / \"unterminated",
+        "rm -rf /**",
+        "rm -fr /*/",
+        "rm -rf */",
+        "nohup nohup nohup nohup nohup nohup nohup nohup nohup rm -rf /",
     ] {
         let d = decide(&p, "terminal", command);
         assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::HardcodedDeny), "{command}");

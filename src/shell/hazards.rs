@@ -196,6 +196,10 @@ const WRAPPERS: &[(&str, &[&str])] = &[
     ("stdbuf", &["-i", "-o", "-e"]),
     ("ionice", &["-c", "-n", "-p"]),
     ("builtin", &[]),
+    // Claude Code strips both before matching its rules (docs/permissions.md, "Wildcard patterns");
+    // xargs's options that take a value are GNU findutils' (xargs(1)).
+    ("noglob", &[]),
+    ("xargs", &["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars"]),
 ];
 
 /// The last path component: `/usr/bin/find` → `find`.
@@ -207,10 +211,14 @@ pub(crate) fn base_name(name: &str) -> &str {
     }
 }
 
-/// The command a wrapper runs: `sudo -u x ls -l` → `ls -l`; `None` when `name` is no wrapper.
-fn unwrap_once<'a>(name: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
+/// The command a wrapper runs: `sudo -u x ls -l` → `ls -l`; `None` when `name` is no wrapper,
+/// or is `command -v`/`-V`, which only says what a name is.
+pub(crate) fn unwrap_once<'a>(name: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
     let base = base_name(name);
     let (_, takes_value) = WRAPPERS.iter().find(|(w, _)| *w == base)?;
+    if base == "command" && args.iter().take_while(|a| a.starts_with('-') && a.as_str() != "--").any(|a| a.contains(['v', 'V'])) {
+        return None;
+    }
     let mut i = 0;
     let mut seen_duration = false;
     while let Some(arg) = args.get(i) {
@@ -238,24 +246,24 @@ fn unwrap_once<'a>(name: &str, args: &'a [String]) -> Option<(&'a str, &'a [Stri
 }
 
 /// Every program a command line runs through its wrappers, by base name, outermost first:
-/// `env A=1 sudo rm x` → `["env", "sudo", "rm"]`. Followed at most a few levels deep.
+/// `env A=1 sudo rm x` → `["env", "sudo", "rm"]`. Followed to the end, however many: each
+/// wrapper takes at least one word, so that is linear in the words.
 #[cfg(feature = "analysis")]
 pub(crate) fn command_chain<'a>(name: &'a str, args: &'a [String]) -> Vec<&'a str> {
     let mut chain = vec![base_name(name)];
     let (mut name, mut args) = (name, args);
-    for _ in 0..8 {
-        let Some((inner, rest)) = unwrap_once(name, args) else { break };
+    while let Some((inner, rest)) = unwrap_once(name, args) {
         chain.push(base_name(inner));
         (name, args) = (inner, rest);
     }
     chain
 }
 
-/// Follows wrappers (`sudo -u x env A=1 find …` → `find …`), at most a few levels deep.
+/// Follows wrappers (`sudo -u x env A=1 find …` → `find …`) to the command they run, however
+/// many (each takes at least one word).
 pub(crate) fn effective_command<'a>(name: &'a str, args: &'a [String]) -> (&'a str, &'a [String]) {
     let (mut name, mut args) = (name, args);
-    for _ in 0..8 {
-        let Some((inner, rest)) = unwrap_once(name, args) else { break };
+    while let Some((inner, rest)) = unwrap_once(name, args) {
         (name, args) = (inner, rest);
     }
     (name, args)

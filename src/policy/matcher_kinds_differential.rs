@@ -1,0 +1,1296 @@
+//! Every matcher kind but regex against a reference written from its documentation: random rule
+//! lists answered through a [`RuleSet`] (its word, token and pair indexes, its scanned buckets)
+//! must name the first rule whose reference matches — so no index may skip a rule the kind's
+//! plain meaning matches, nor report one it does not.
+//!
+//! The references read only the README, the rule kinds' doc comments and the peers' own texts
+//! (Claude Code's `docs/permissions.md`, Codex's `prefix_rule`, Gasoline's allowlist, Cursor's
+//! `server:tool` entries). They share no code with the matchers, the pair index or the MCP entry
+//! parser, and where two algorithms are possible they take the other one: dynamic programming
+//! over whole-text wildcards instead of pieces, recursion over `**` instead of reachability
+//! sets, a hand-written URL reader. The shell parser is used only to obtain a command's words, as
+//! an item carries them.
+
+// Text rules compile only with the shell analysis; the MCP entry's build has none of them.
+#![cfg(feature = "analysis")]
+
+use super::rules::{compile_rule, LeadingWord, RuleSet, Subject};
+use super::{ListKind, MatcherKind, RuleRef, RuleSpec};
+use crate::shell::{analyze_in, Shell};
+use crate::test_support::random_below;
+use std::collections::BTreeMap;
+
+// ---------------------------------------------------------------------------------------------
+// The references, one per kind.
+// ---------------------------------------------------------------------------------------------
+
+/// `prefix` (Cursor's terminal allow- and blocklists, README "Rules of four matcher kinds"): a
+/// command prefix on word boundaries — the prefix's whitespace-separated words are the text's
+/// first words, each exactly (`git` covers `git log`, not `gitx`). Read on words, so a run of
+/// spaces between them is one boundary.
+fn prefix_matches(prefix: &str, text: &str) -> bool {
+    let wanted: Vec<&str> = prefix.split_whitespace().collect();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    !wanted.is_empty() && words.len() >= wanted.len() && words[..wanted.len()] == wanted[..]
+}
+
+/// `*` stands for any text (spaces included), every other character for itself, and the whole
+/// text must be spelled: a table of which pattern prefixes spell which text prefixes.
+fn wildcard_matches(pattern: &str, text: &str) -> bool {
+    // What comes before the first `*` is spelled as written: a cheap refusal before the table.
+    if !text.starts_with(pattern.split('*').next().unwrap_or_default()) {
+        return false;
+    }
+    let text: Vec<char> = text.chars().collect();
+    // spells[j]: the pattern so far spells exactly the first `j` characters of the text.
+    let mut spells = vec![false; text.len() + 1];
+    let mut next = spells.clone();
+    spells[0] = true;
+    for p in pattern.chars() {
+        for j in 0..=text.len() {
+            next[j] = if p == '*' { spells[j] || (j > 0 && next[j - 1]) } else { j > 0 && spells[j - 1] && text[j - 1] == p };
+        }
+        std::mem::swap(&mut spells, &mut next);
+    }
+    spells[text.len()]
+}
+
+/// `glob` (Claude Code's `Bash(…)`, its "Wildcard patterns" section): the whole command text
+/// spelled by the rule, `*` standing for any text including spaces; a trailing ` *` that is the
+/// rule's only `*` also matches the bare command (`ls *` matches `ls`, not `lsof`); a `:*` at the
+/// very end is the same as ` *`, anywhere else it is literal text.
+fn glob_matches_text(glob: &str, text: &str) -> bool {
+    let glob = match glob.strip_suffix(":*") {
+        Some(head) => format!("{head} *"),
+        None => glob.to_owned(),
+    };
+    let bare = glob.matches('*').count() == 1 && glob.strip_suffix(" *") == Some(text);
+    bare || wildcard_matches(&glob, text)
+}
+
+/// Where a wrapper's command starts among the words after it, read as getopt reads them: options
+/// start with `-` and `--` ends them; `with_value`: the options that take the next word as their
+/// value; `operands`: the words between the options and the command (`timeout`'s duration).
+fn past_options(rest: &[String], with_value: &[&str], operands: usize) -> usize {
+    let mut at = 0;
+    while let Some(word) = rest.get(at) {
+        if word == "--" {
+            at += 1;
+            break;
+        }
+        if !word.starts_with('-') || word == "-" {
+            break;
+        }
+        at += if with_value.contains(&word.as_str()) { 2 } else { 1 };
+    }
+    at + operands
+}
+
+/// One wrapper of Claude Code's list (`timeout`, `time`, `nice`, `nohup`, `stdbuf`, `command`,
+/// `builtin`, `noglob`, bare `xargs`; docs/permissions.md "Wrappers"), plus `env` and `sudo`
+/// (README: deny and confirm globs "see past leading assignments and wrappers"; `matchers.rs`
+/// names these two), at the front of the words: where its command starts. `None` when the words do
+/// not start with a wrapper that is stripped (the query forms `command -v` and `-V`, `xargs` with
+/// flags, any other program) or nothing follows it.
+fn wrapped_command_at(words: &[String]) -> Option<usize> {
+    let (first, rest) = words.split_first()?;
+    let at = match first.as_str() {
+        // timeout [-s SIGNAL] [-k DURATION] [--foreground] [--preserve-status] DURATION COMMAND
+        "timeout" => Some(past_options(rest, &["-s", "-k", "--signal", "--kill-after"], 1)),
+        // bash's `time [-p] COMMAND`; `nohup COMMAND`; `builtin COMMAND`; zsh's `noglob COMMAND`
+        "nohup" | "builtin" | "noglob" => Some(past_options(rest, &[], 0)),
+        // GNU time(1): `time [-f FORMAT] [-o FILE] COMMAND`
+        "time" => Some(past_options(rest, &["-f", "-o", "--format", "--output"], 0)),
+        // nice [-n N | --adjustment N | -N] COMMAND
+        "nice" => Some(past_options(rest, &["-n", "--adjustment"], 0)),
+        // stdbuf [-i MODE] [-o MODE] [-e MODE] COMMAND (also `-oL`)
+        "stdbuf" => Some(past_options(rest, &["-i", "-o", "-e"], 0)),
+        // The query forms `command [-p] -v NAME` and `-V` run nothing and are not stripped.
+        "command" if rest.iter().take_while(|w| w.starts_with('-')).any(|w| w.contains(['v', 'V'])) => None,
+        "command" => Some(past_options(rest, &[], 0)),
+        // Claude Code strips bare `xargs`; with options it still runs its command (GNU xargs(1):
+        // these take a value), and a deny or confirm rule seeing past it is only stricter.
+        "xargs" => Some(past_options(
+            rest,
+            &["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars"],
+            0,
+        )),
+        // doas [-u USER] [-C CONFIG] COMMAND; exec [-a NAME] COMMAND; ionice [-c CLASS] [-n LEVEL] [-p PID] COMMAND
+        "doas" => Some(past_options(rest, &["-u", "-C"], 0)),
+        "exec" => Some(past_options(rest, &["-a"], 0)),
+        "ionice" => Some(past_options(rest, &["-c", "-n", "-p"], 0)),
+        // sudo [-u USER] [-g GROUP] [-h HOST] [-p PROMPT] [-C N] [-D DIR] [-r ROLE] [-t TYPE] … COMMAND
+        "sudo" => Some(past_options(rest, &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-R", "-T"], 0)),
+        // env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… COMMAND
+        "env" => {
+            let mut at = 0;
+            while let Some(word) = rest.get(at) {
+                if word == "--" {
+                    at += 1;
+                    break;
+                }
+                // `-S STRING` splits STRING into the command and its first arguments: the
+                // command starts there.
+                if word == "-S" {
+                    at += 1;
+                    break;
+                }
+                if ["-u", "-C"].contains(&word.as_str()) {
+                    at += 2;
+                } else if word.starts_with('-') || word.contains('=') {
+                    at += 1;
+                } else {
+                    break;
+                }
+            }
+            Some(at)
+        }
+        _ => None,
+    }?;
+    // A wrapper with no command after it is the command itself.
+    (at < rest.len()).then_some(at + 1)
+}
+
+/// `glob` in a deny or confirm list (README: "deny and confirm globs also see past leading
+/// assignments and wrappers"; Claude Code: "a deny or ask rule matches past any leading
+/// assignment"): the text, or the command's words without its leading assignments (the parser's
+/// word and arguments, joined by one space), or what is left after stripping any number of
+/// wrappers from their front. Without the parser's words (a redirect, a path, opaque text) there
+/// is no command to unwrap: the text alone.
+fn glob_matches_past_wrappers(glob: &str, subject: &Subject<'_>) -> bool {
+    if glob_matches_text(glob, subject.text) {
+        return true;
+    }
+    let Some((name, args)) = subject.words else { return false };
+    let mut words: Vec<String> = std::iter::once(name.to_owned()).chain(args.iter().cloned()).collect();
+    // Past eight stacked wrappers the engine stops reading and the rule matches (fail closed).
+    for _ in 0..=8 {
+        if glob_matches_text(glob, &words.join(" ")) {
+            return true;
+        }
+        match wrapped_command_at(&words) {
+            Some(at) => words.drain(..at).for_each(drop),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// A program's name without its directory.
+fn program_name(word: &str) -> &str {
+    match word.rfind('/') {
+        Some(slash) => &word[slash + 1..],
+        None => word,
+    }
+}
+
+/// `tokens` (Codex's `prefix_rule`, README and `RuleSpec::tokens`): positions separated by
+/// whitespace, alternatives by `|`; the command's unquoted words (the parser's, else the text's
+/// whitespace-separated words) are at least as many as the positions and each is exactly one of
+/// its position's alternatives. In deny and confirm lists a program named by its path also meets
+/// the rules for its name (`/usr/bin/git` counts as `git`, Codex's host-executable fallback).
+fn tokens_match(rule: &str, subject: &Subject<'_>, by_name: bool) -> bool {
+    let positions: Vec<Vec<&str>> = rule.split_whitespace().map(|position| position.split('|').collect()).collect();
+    let mut words: Vec<&str> = match subject.words {
+        Some((name, args)) => std::iter::once(name).chain(args.iter().map(String::as_str)).collect(),
+        None => subject.text.split_whitespace().collect(),
+    };
+    let fits = |words: &[&str]| words.len() >= positions.len() && positions.iter().zip(words).all(|(alts, word)| alts.contains(word));
+    if fits(&words) {
+        return true;
+    }
+    if by_name && !words.is_empty() {
+        words[0] = program_name(words[0]);
+        return fits(&words);
+    }
+    false
+}
+
+/// A path's parts with `.` and empty parts dropped and `..` climbing: `(absolute, parts)`. A
+/// relative path keeps the `..` that climb above its start; an absolute one stops at `/`.
+fn path_parts(path: &str) -> (bool, Vec<String>) {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<String> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            other => parts.push(other.to_owned()),
+        }
+    }
+    (absolute, parts)
+}
+
+/// One segment of a path pattern.
+#[derive(Debug, Clone, PartialEq)]
+enum PathSegment {
+    /// `**`: any number of parts, none included.
+    AnyDepth,
+    /// A name pattern.
+    Name(Vec<NamePiece>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum NamePiece {
+    Literal(char),
+    /// `?`
+    OneChar,
+    /// `*`
+    AnyRun,
+    /// `[…]`, `[!…]`, `[^…]`
+    Class {
+        negated: bool,
+        ranges: Vec<(char, char)>,
+    },
+}
+
+/// gitignore's name patterns: `*` any run of characters, `?` one, `[…]` a class (`!` or `^`
+/// negates, `a-z` ranges, a `]` first is literal), `\` quotes the next character; `None` when
+/// the segment does not read (a class left open, a lone `\` at the end).
+fn name_pattern(segment: &str) -> Option<Vec<NamePiece>> {
+    let chars: Vec<char> = segment.chars().collect();
+    let mut pieces = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                pieces.push(NamePiece::Literal(*chars.get(i + 1)?));
+                i += 2;
+            }
+            '*' => {
+                pieces.push(NamePiece::AnyRun);
+                i += 1;
+            }
+            '?' => {
+                pieces.push(NamePiece::OneChar);
+                i += 1;
+            }
+            '[' => {
+                let mut j = i + 1;
+                let negated = matches!(chars.get(j), Some('!' | '^'));
+                if negated {
+                    j += 1;
+                }
+                let mut ranges = Vec::new();
+                let mut first = true;
+                loop {
+                    let c = *chars.get(j)?;
+                    if c == ']' && !first {
+                        break;
+                    }
+                    first = false;
+                    if chars.get(j + 1) == Some(&'-') && chars.get(j + 2).is_some_and(|end| *end != ']') {
+                        ranges.push((c, chars[j + 2]));
+                        j += 3;
+                    } else {
+                        ranges.push((c, c));
+                        j += 1;
+                    }
+                }
+                pieces.push(NamePiece::Class { negated, ranges });
+                i = j + 1;
+            }
+            c => {
+                pieces.push(NamePiece::Literal(c));
+                i += 1;
+            }
+        }
+    }
+    Some(pieces)
+}
+
+/// Whether a name pattern spells the whole name, trying every length for each `*`.
+fn name_matches(pieces: &[NamePiece], name: &[char]) -> bool {
+    match pieces.split_first() {
+        None => name.is_empty(),
+        Some((NamePiece::AnyRun, rest)) => (0..=name.len()).any(|skip| name_matches(rest, &name[skip..])),
+        Some((piece, rest)) => {
+            let Some((c, after)) = name.split_first() else { return false };
+            let one = match piece {
+                NamePiece::Literal(l) => l == c,
+                NamePiece::OneChar => true,
+                NamePiece::Class { negated, ranges } => ranges.iter().any(|(lo, hi)| lo <= c && c <= hi) != *negated,
+                NamePiece::AnyRun => false,
+            };
+            one && name_matches(rest, after)
+        }
+    }
+}
+
+/// Whether the segments spell the whole run of parts, trying every depth for each `**`.
+fn segments_match(segments: &[PathSegment], parts: &[String]) -> bool {
+    match segments.split_first() {
+        None => parts.is_empty(),
+        Some((PathSegment::AnyDepth, rest)) => (0..=parts.len()).any(|skip| segments_match(rest, &parts[skip..])),
+        Some((PathSegment::Name(pieces), rest)) => {
+            let Some((part, after)) = parts.split_first() else { return false };
+            name_matches(pieces, &part.chars().collect::<Vec<_>>()) && segments_match(rest, after)
+        }
+    }
+}
+
+/// A path rule, read from its pattern and root.
+#[derive(Debug)]
+struct PathRule {
+    absolute: bool,
+    segments: Vec<PathSegment>,
+    root: Option<Vec<String>>,
+}
+
+impl PathRule {
+    /// gitignore (Claude Code's "Read and Edit" rules follow it): a leading `/` anchors the
+    /// pattern at the filesystem's root, else it is anchored at `root`; a pattern with no `/`
+    /// other than a trailing one matches a name at any depth (a trailing `/` only says "a
+    /// directory", which a path rule cannot see: ignored); `.` and empty segments are nothing,
+    /// `..` is refused; `/` or `.` alone is the anchor itself. `None` when the rule is invalid
+    /// (empty, a `..` segment, a name pattern that does not read, a root that is not absolute).
+    fn read(pattern: &str, root: Option<&str>) -> Option<Self> {
+        let root = match root {
+            Some(r) if r.starts_with('/') => Some(path_parts(r).1),
+            Some(_) => return None,
+            None => None,
+        };
+        if pattern.is_empty() {
+            return None;
+        }
+        let absolute = pattern.starts_with('/');
+        let body = pattern.trim_matches('/');
+        let mut segments = Vec::new();
+        for segment in body.split('/') {
+            match segment {
+                "" | "." => {}
+                ".." => return None,
+                "**" => segments.push(PathSegment::AnyDepth),
+                name => segments.push(PathSegment::Name(name_pattern(name)?)),
+            }
+        }
+        if !absolute && !body.contains('/') {
+            segments.insert(0, PathSegment::AnyDepth);
+        }
+        Some(PathRule { absolute, segments, root })
+    }
+
+    /// `path` (README "imported kinds", `RuleSpec::path` and `root`): the path, its `.` and `..`
+    /// collapsed and, when relative, resolved against `root`, is below the pattern's anchor and
+    /// the pattern matches it or a directory above it (a rule for a directory covers what is in
+    /// it). `None` when the path and the pattern cannot be related: one absolute and the other
+    /// relative with no root to join them, or a relative path climbing out of its unknown start.
+    fn matches(&self, path: &str) -> Option<bool> {
+        let (path_absolute, mut parts) = path_parts(path);
+        let anchor: Vec<String> = match (&self.root, self.absolute, path_absolute) {
+            (Some(root), pattern_absolute, _) => {
+                if !path_absolute {
+                    // Resolved against the root: `..` climbs out of it, never above `/`.
+                    let (_, resolved) = path_parts(&format!("/{}/{}", root.join("/"), parts.join("/")));
+                    parts = resolved;
+                }
+                if pattern_absolute {
+                    Vec::new()
+                } else {
+                    root.clone()
+                }
+            }
+            (None, true, true) => Vec::new(),
+            // Both relative to the same unknown directory, unless the path climbs out of it.
+            (None, false, false) if parts.first().is_none_or(|p| p != "..") => Vec::new(),
+            (None, _, _) => return None,
+        };
+        let Some(below) = parts.strip_prefix(anchor.as_slice()) else { return Some(false) };
+        // The anchor itself is not below it.
+        let covered = (1..=below.len()).any(|len| self.segments.is_empty() || segments_match(&self.segments, &below[..len]));
+        Some(covered)
+    }
+}
+
+/// The host of a URL read strictly (`matchers::url_host`'s documentation and README: a URL that
+/// does not parse never matches an allow rule): `http` or `https` in any case; nothing that is
+/// not plainly a URL — whitespace, control characters or backslashes anywhere, `%` or non-ASCII
+/// in the authority, more than one `@`; a port of at most five digits up to 65535, or none; a
+/// host of non-empty labels of letters, digits, `-` and `_` (one trailing dot dropped), or an
+/// IPv6 literal between brackets; lowercased.
+fn strict_host(url: &str) -> Option<String> {
+    let colon = url.find("://")?;
+    let scheme = url[..colon].to_ascii_lowercase();
+    let rest = &url[colon + 3..];
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    if rest.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\') {
+        return None;
+    }
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    if authority.is_empty() || authority.contains('%') || !authority.is_ascii() || authority.matches('@').count() > 1 {
+        return None;
+    }
+    let host_port = authority.rsplit('@').next().unwrap_or_default();
+    let port_ok = |port: &str| {
+        port.is_empty() || (port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u32>().unwrap() <= 65535)
+    };
+    if let Some(literal) = host_port.strip_prefix('[') {
+        let (inside, after) = literal.split_once(']')?;
+        let ok = inside.chars().all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+            && (after.is_empty() || after.strip_prefix(':').is_some_and(port_ok));
+        return ok.then(|| inside.to_ascii_lowercase());
+    }
+    let (host, port) = match host_port.find(':') {
+        Some(at) => (&host_port[..at], &host_port[at + 1..]),
+        None => (host_port, ""),
+    };
+    if !port_ok(port) {
+        return None;
+    }
+    let host = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
+    let label_ok = |label: &str| !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (!host.is_empty() && host.split('.').all(label_ok)).then_some(host)
+}
+
+/// A domain rule as written, lowercased without its trailing dot; `None` when it is not a
+/// domain glob (empty, a character other than letters, digits, `-`, `_`, `.`, `*`, an empty label).
+fn domain_rule(rule: &str) -> Option<String> {
+    let rule = rule.strip_suffix('.').unwrap_or(rule).to_ascii_lowercase();
+    let chars_ok = rule.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '*'));
+    (chars_ok && !rule.is_empty() && rule.split('.').all(|label| !label.is_empty())).then_some(rule)
+}
+
+/// `domain` (Claude Code's `WebFetch(domain:…)`, README): against the URL's strictly read host,
+/// case-insensitive, a trailing dot ignored: `*` is every host; `*.rest` is any subdomain of
+/// `rest` at any depth, not `rest` itself; any other `*` matches text within one label.
+/// `None` when the URL does not read.
+fn domain_matches(rule: &str, url: &str) -> Option<bool> {
+    let host = strict_host(url)?;
+    let rule = domain_rule(rule)?;
+    let host_labels: Vec<&str> = host.split('.').collect();
+    let labels_match = |rule: &str, labels: &[&str]| {
+        let rule_labels: Vec<&str> = rule.split('.').collect();
+        rule_labels.len() == labels.len() && rule_labels.iter().zip(labels).all(|(r, h)| wildcard_matches(r, h))
+    };
+    Some(match rule.strip_prefix("*.") {
+        _ if rule == "*" => true,
+        Some(base) => {
+            let depth = base.split('.').count();
+            host_labels.len() > depth && labels_match(base, &host_labels[host_labels.len() - depth..])
+        }
+        None => labels_match(&rule, &host_labels),
+    })
+}
+
+/// A server or tool name of an MCP entry (the name rules of the allowlist): not empty, at most
+/// 256 UTF-16 units, not only whitespace, no U+FFFD, and no `:` or `*` unless it is `*` itself.
+fn mcp_name_ok(name: &str) -> bool {
+    !name.is_empty()
+        && name.encode_utf16().count() <= 256
+        && !name.chars().all(|c| c.is_whitespace() || c == '\u{feff}')
+        && !name.contains('\u{fffd}')
+        && (name == "*" || !name.contains([':', '*']))
+}
+
+/// `mcp` (Cursor's `mcpAllowlist` entry `server:tool`, README): exactly one `:` between two valid
+/// names; a call's server and tool each equal their side exactly (case matters), a side `*`
+/// standing for every name. `None` for an invalid entry.
+fn mcp_matches(entry: &str, pair: Option<(&str, &str)>) -> Option<bool> {
+    let sides: Vec<&str> = entry.split(':').collect();
+    let [server, tool] = sides[..] else { return None };
+    if !mcp_name_ok(server) || !mcp_name_ok(tool) {
+        return None;
+    }
+    let side = |pattern: &str, name: &str| pattern == "*" || pattern == name;
+    Some(pair.is_some_and(|(s, t)| side(server, s) && side(tool, t)))
+}
+
+/// `toolAction` (Gasoline's allowlist: `*`, `tool.*`, `tool.action`, "case-insensitive
+/// matching"; names of letters, digits, `_` and `-`): `*` every call, `tool.*` every action of
+/// the tool, `tool.action` that one; names compared ignoring ASCII case (a rule's names are
+/// ASCII, and the pair index documents ASCII case: a Kelvin sign, which Unicode lowercases to
+/// `k`, is not `k`). `None` for an invalid pattern.
+fn tool_action_matches(pattern: &str, pair: Option<(&str, &str)>) -> Option<bool> {
+    let name_ok = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if pattern == "*" {
+        return Some(pair.is_some());
+    }
+    let parts: Vec<&str> = pattern.split('.').collect();
+    let [tool, action] = parts[..] else { return None };
+    if !name_ok(tool) || !(action == "*" || name_ok(action)) {
+        return None;
+    }
+    let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+    Some(pair.is_some_and(|(t, a)| same(tool, t) && (action == "*" || same(action, a))))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules, their references, and what the comparison saw.
+// ---------------------------------------------------------------------------------------------
+
+/// A rule of one kind, as a user writes it.
+#[derive(Debug, Clone)]
+enum Rule {
+    Prefix(String),
+    Glob(String),
+    Tokens(String),
+    Path(String, Option<String>),
+    Domain(String),
+    Mcp(String),
+    ToolAction(String),
+}
+
+impl Rule {
+    fn spec(&self) -> RuleSpec {
+        match self {
+            Rule::Prefix(t) => RuleSpec::prefix(t),
+            Rule::Glob(t) => RuleSpec::glob(t),
+            Rule::Tokens(t) => RuleSpec::tokens(t),
+            Rule::Path(t, root) => RuleSpec::path(t, root.clone()),
+            Rule::Domain(t) => RuleSpec::domain(t),
+            Rule::Mcp(t) => RuleSpec::mcp(t),
+            Rule::ToolAction(t) => RuleSpec::tool_action(t),
+        }
+    }
+
+    /// Whether the reference reads the rule at all.
+    fn is_valid(&self) -> bool {
+        match self {
+            Rule::Prefix(t) => t.split_whitespace().next().is_some(),
+            Rule::Glob(t) => !t.trim().is_empty(),
+            Rule::Tokens(t) => t.split_whitespace().next().is_some() && t.split_whitespace().all(|p| p.split('|').all(|a| !a.is_empty())),
+            Rule::Path(t, root) => PathRule::read(t, root.as_deref()).is_some(),
+            Rule::Domain(t) => domain_rule(t).is_some(),
+            Rule::Mcp(t) => mcp_matches(t, None).is_some(),
+            Rule::ToolAction(t) => tool_action_matches(t, None).is_some(),
+        }
+    }
+
+    /// The reference's answer for a valid rule in `list`, counted in `tally`.
+    fn matches(&self, list: ListKind, subject: &Subject<'_>, tally: &mut Tally) -> bool {
+        let strict = list != ListKind::AlwaysAllow;
+        let (label, matched): (&'static str, bool) = match self {
+            Rule::Prefix(t) => ("prefix", prefix_matches(t, subject.text)),
+            Rule::Glob(t) if strict => {
+                let on_text = glob_matches_text(t, subject.text);
+                let past = glob_matches_past_wrappers(t, subject);
+                if past && !on_text {
+                    tally.note("glob: matched only past assignments or wrappers");
+                }
+                ("glob in deny/confirm", past)
+            }
+            Rule::Glob(t) => ("glob in allow", glob_matches_text(t, subject.text)),
+            Rule::Tokens(t) => {
+                let exact = tokens_match(t, subject, false);
+                let by_name = strict && tokens_match(t, subject, true);
+                if by_name && !exact {
+                    tally.note("tokens: matched only by the program's name");
+                }
+                (if strict { "tokens in deny/confirm" } else { "tokens in allow" }, exact || by_name)
+            }
+            Rule::Path(t, root) => {
+                let answer = PathRule::read(t, root.as_deref()).unwrap().matches(subject.text);
+                if answer.is_none() && strict {
+                    tally.note("path: cannot relate, matched in deny/confirm");
+                }
+                let label = match (root.is_some(), strict) {
+                    (true, _) => "path with a root",
+                    (false, false) => "path without a root in allow",
+                    (false, true) => "path without a root in deny/confirm",
+                };
+                (label, answer.unwrap_or(strict))
+            }
+            Rule::Domain(t) => {
+                let answer = domain_matches(t, subject.text);
+                if answer.is_none() && strict {
+                    tally.note("domain: unreadable URL, matched in deny/confirm");
+                }
+                (if strict { "domain in deny/confirm" } else { "domain in allow" }, answer.unwrap_or(strict))
+            }
+            Rule::Mcp(t) => ("mcp", mcp_matches(t, subject.pair).unwrap()),
+            Rule::ToolAction(t) => ("toolAction", tool_action_matches(t, subject.pair).unwrap()),
+        };
+        tally.count(label, matched);
+        matched
+    }
+}
+
+/// How often each kind (and list variant) matched, and how often a reference took a path only
+/// its list's reading allows.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Per kind: (matched, did not match).
+    answers: BTreeMap<&'static str, (usize, usize)>,
+    /// Matches that only a deny or confirm list's reading gave.
+    list_only: BTreeMap<&'static str, usize>,
+    /// Subjects looked up.
+    lookups: usize,
+}
+
+impl Tally {
+    fn count(&mut self, label: &'static str, matched: bool) {
+        let entry = self.answers.entry(label).or_default();
+        if matched {
+            entry.0 += 1;
+        } else {
+            entry.1 += 1;
+        }
+    }
+
+    fn note(&mut self, label: &'static str) {
+        *self.list_only.entry(label).or_default() += 1;
+    }
+
+    /// Every kind seen both matched and failed to match at least `share` of its answers, and
+    /// every list-only reading was taken at least `min` times.
+    fn assert_both_answers(&self, share: f64, expected: &[&str], list_only: &[(&str, usize)]) {
+        for label in expected {
+            let (hits, misses) = self.answers.get(label).copied().unwrap_or_default();
+            let total = (hits + misses).max(1) as f64;
+            assert!(
+                hits as f64 / total >= share && misses as f64 / total >= share,
+                "{label}: {hits} matched, {misses} did not; the generators no longer give both answers often"
+            );
+        }
+        for (label, min) in list_only {
+            let seen = self.list_only.get(label).copied().unwrap_or_default();
+            assert!(seen >= *min, "{label}: taken {seen} times, expected at least {min}");
+        }
+    }
+
+    fn summary(&self) -> String {
+        let mut lines = vec![format!("{} lookups", self.lookups)];
+        for (label, (hits, misses)) in &self.answers {
+            let total = (hits + misses).max(1);
+            lines.push(format!("{label}: {hits} of {} matched ({}%)", hits + misses, hits * 100 / total));
+        }
+        for (label, n) in &self.list_only {
+            lines.push(format!("{label}: {n}"));
+        }
+        lines.join("\n")
+    }
+}
+
+/// A rule list compiled by the engine next to the same rules for the references.
+struct Trial {
+    list: ListKind,
+    set: RuleSet,
+    rules: Vec<Rule>,
+}
+
+impl Trial {
+    /// Compiles the rules the references read; the engine must refuse exactly the others.
+    fn new(list: ListKind, candidates: Vec<Rule>) -> Self {
+        let mut set = RuleSet::default();
+        let mut rules = Vec::new();
+        for rule in candidates {
+            let spec = rule.spec();
+            let compiled = compile_rule(&spec);
+            assert_eq!(compiled.is_ok(), rule.is_valid(), "{rule:?}: the engine says {compiled:?}");
+            let Ok(matcher) = compiled else { continue };
+            let origin = RuleRef {
+                layer: "user".into(),
+                tool: "t".into(),
+                list,
+                index: rules.len(),
+                matcher: MatcherKind::of(&spec),
+                pattern: spec.text().into(),
+            };
+            set.push(matcher.for_list(list), origin);
+            rules.push(rule);
+        }
+        Trial { list, set, rules }
+    }
+
+    /// The set answers with the first rule whose reference matches.
+    fn check(&self, subject: &Subject<'_>, tally: &mut Tally) {
+        let answers: Vec<bool> = self.rules.iter().map(|rule| rule.matches(self.list, subject, tally)).collect();
+        let expected = answers.iter().position(|m| *m);
+        let found = self.set.first_match(subject).map(|r| r.origin.index);
+        assert_eq!(found, expected, "{:?} rules {:?} on {subject:?}", self.list, self.rules);
+        tally.lookups += 1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random rules and subjects.
+// ---------------------------------------------------------------------------------------------
+
+type Next<'a> = &'a mut dyn FnMut(usize) -> usize;
+
+fn pick<'w>(next: Next<'_>, words: &[&'w str]) -> &'w str {
+    words[next(words.len())]
+}
+
+/// Programs a command line starts with: capitals, a program by its path, a quoted one.
+const PROGRAMS: &[&str] =
+    &["git", "git", "git", "git", "Git", "GIT", "gitx", "rm", "rm", "/bin/rm", "ls", "npm", "/usr/bin/git", "./run.sh", "\"rm\""];
+
+/// Words after the program: options, subcommands, quoting, paths, a URL, program names.
+const ARGUMENTS: &[&str] = &[
+    "status",
+    "status",
+    "log",
+    "push",
+    "main",
+    "-la",
+    "-rf",
+    "x",
+    "run",
+    "run",
+    "build",
+    "--version",
+    "tmp/",
+    "'a b'",
+    "~/x",
+    "../y",
+    "https://Example.com:8080/x",
+    "git",
+    "rm",
+];
+
+/// Wrappers, and their options, that Claude Code strips or keeps (and `env`, `sudo`), on which
+/// the engine and the reference agree.
+const WRAPPERS: &[&str] = &[
+    "sudo",
+    "sudo -u root",
+    "sudo -E",
+    "sudo --",
+    "env",
+    "env --",
+    "env X=1",
+    "env -i X=1",
+    "env -u X",
+    "timeout 5",
+    "timeout -s KILL 5",
+    "timeout --preserve-status 5",
+    "nice",
+    "nice -n 5",
+    "nohup",
+    "time",
+    "time -p",
+    "command",
+    "command -v",
+    "command -V",
+    "builtin",
+    "noglob",
+    "xargs",
+    "xargs -n1",
+    "stdbuf -o L",
+    "stdbuf -oL",
+    "nocorrect",
+];
+
+/// Wrapper forms whose command the engine's deny and confirm globs do not see (see
+/// `deny_and_confirm_globs_see_past_every_wrapper_form_the_documentation_strips`).
+const DISPUTED_WRAPPERS: &[&str] = &["command -p"];
+
+const SPACES: &[&str] = &[" ", " ", " ", "  ", "\t", "\u{a0}"];
+
+/// A command line: maybe assignments, maybe wrappers from `wrappers`, a program and a few
+/// arguments, maybe a second command or a redirect.
+fn command_line(next: Next<'_>, wrappers: &[&str]) -> String {
+    let mut line = String::new();
+    if next(6) == 0 {
+        line.push_str(pick(next, &["X=1 ", "PAGER=cat ", "A=1 B=2 "]));
+    }
+    for _ in 0..[0, 0, 0, 0, 1, 1, 2][next(7)] {
+        line.push_str(pick(next, wrappers));
+        line.push(' ');
+    }
+    line.push_str(pick(next, PROGRAMS));
+    for _ in 0..next(4) {
+        line.push_str(pick(next, &[" ", " ", "  "]));
+        line.push_str(pick(next, ARGUMENTS));
+    }
+    match next(8) {
+        0 => line.push_str(" && git status"),
+        1 => line.push_str(" | rm -rf x"),
+        2 => line.push_str(" > out.txt"),
+        _ => {}
+    }
+    line
+}
+
+/// Text an item may carry without being a parsed command: words and odd spaces.
+fn plain_text(next: Next<'_>) -> String {
+    let mut text = String::new();
+    if next(8) == 0 {
+        text.push_str(pick(next, SPACES));
+    }
+    if next(8) > 0 {
+        text.push_str(pick(next, PROGRAMS));
+    }
+    for _ in 0..next(4) {
+        text.push_str(pick(next, SPACES));
+        text.push_str(pick(next, ARGUMENTS));
+    }
+    text
+}
+
+/// A path as a tool may name it: absolute or relative, with `.`, `..`, `//`, `~` and a trailing `/`.
+fn path_text(next: Next<'_>) -> String {
+    let mut path = pick(next, &["", "", "", "", "/", "/p/", "/p/", "./", "./", "../", "~/", "//", "/p/q/../"]).to_owned();
+    let names = ["p", "src", "src", "x", ".env", ".env", ".envrc", "..", ".", "", "~", "a1", "b.rs", "q", "bc"];
+    let parts: Vec<&str> = (0..1 + next(4)).map(|_| pick(next, &names)).collect();
+    path.push_str(&parts.join("/"));
+    if next(6) == 0 {
+        path.push('/');
+    }
+    path
+}
+
+/// A URL, mostly one that reads: schemes, userinfo, hosts with capitals, a trailing dot, ports.
+fn url_text(next: Next<'_>) -> String {
+    let scheme = pick(next, &["https://", "https://", "https://", "https://", "https://", "https://", "http://", "HTTPS://", "ftp://", ""]);
+    let userinfo = pick(next, &["", "", "", "", "", "", "", "u@", "u:p@", "a@b@"]);
+    let host = pick(
+        next,
+        &[
+            "example.com",
+            "example.com",
+            "example.com",
+            "Example.COM",
+            "api.example.com",
+            "api.example.com",
+            "api.example.com",
+            "a.b.example.com",
+            "example.org",
+            "example.com.",
+            "badexample.com",
+            "example.com.evil.net",
+            "api-v2.example.com",
+            "localhost",
+            "",
+            "exa%6dple.com",
+            "ex\u{e4}mple.com",
+            "a..b",
+            "[::1]",
+        ],
+    );
+    let port = pick(next, &["", "", "", "", "", "", "", ":8080", ":", ":99999", ":x"]);
+    let tail = pick(next, &["", "", "", "", "", "/", "/x?q=1", "#f", "/@evil.com", "/a b", "\\@evil.com"]);
+    format!("{scheme}{userinfo}{host}{port}{tail}")
+}
+
+/// First names of a call: MCP servers, Gasoline tools (with a Kelvin sign, which Unicode
+/// lowercases to `k`).
+const FIRST_NAMES: &[&str] = &["github", "github", "GitHub", "docs", "observe", "Observe", "interact", "*", "x y", "\u{212A}", "k"];
+
+/// Second names of a call: MCP tools, Gasoline actions.
+const SECOND_NAMES: &[&str] = &["search", "search", "Search", "create_issue", "navigate", "NAVIGATE", "logs", "*", "x-y", "\u{e9}"];
+
+/// What a rule is matched against: an item's text, and what the evaluator carries with it.
+#[derive(Debug)]
+struct Item {
+    text: String,
+    words: Option<(String, Vec<String>)>,
+    pair: Option<(String, String)>,
+}
+
+impl Item {
+    fn text(text: String) -> Self {
+        Item { text, words: None, pair: None }
+    }
+
+    fn subject<'a>(&'a self, next: Next<'_>) -> Subject<'a> {
+        Subject {
+            text: &self.text,
+            pair: self.pair.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
+            words: self.words.as_ref().map(|(name, args)| (name.as_str(), args.as_slice())),
+            // As an item has it, or found per look-up.
+            leading: (next(2) == 0).then(|| LeadingWord::of(&self.text)),
+        }
+    }
+}
+
+/// The kinds of input a subject may come from.
+#[derive(Debug, Clone, Copy)]
+enum Input {
+    /// A command line's items, with the parser's words.
+    Command,
+    /// The same with the wrapper forms the engine does not see past.
+    CommandWithDisputedWrappers,
+    /// Text no parser read.
+    Text,
+    Path,
+    Url,
+    /// A call's two names (MCP server and tool, Gasoline tool and action).
+    Pair,
+}
+
+/// The items of a random input: a command line's as the parser makes them, else one.
+fn items(input: Input, next: Next<'_>) -> Vec<Item> {
+    let parsed = |line: String| -> Vec<Item> {
+        analyze_in(Shell::Posix, &line)
+            .items
+            .into_iter()
+            .map(|item| Item { text: item.text, words: item.name.map(|name| (name, item.args)), pair: None })
+            .collect()
+    };
+    match input {
+        Input::Command => parsed(command_line(next, WRAPPERS)),
+        Input::CommandWithDisputedWrappers => parsed(command_line(next, &[WRAPPERS, DISPUTED_WRAPPERS, DISPUTED_WRAPPERS].concat())),
+        Input::Text => vec![Item::text(plain_text(next))],
+        Input::Path => vec![Item::text(path_text(next))],
+        Input::Url => vec![Item::text(url_text(next))],
+        Input::Pair => {
+            let (a, b) = (pick(next, FIRST_NAMES), pick(next, SECOND_NAMES));
+            vec![Item { text: format!("{a}:{b}"), words: None, pair: Some((a.to_owned(), b.to_owned())) }]
+        }
+    }
+}
+
+/// The first item of a command line, as the parser makes it.
+fn first_item(line: &str) -> Item {
+    let item = analyze_in(Shell::Posix, line).items.into_iter().next().unwrap();
+    Item { text: item.text, words: item.name.map(|name| (name, item.args)), pair: None }
+}
+
+fn prefix_rule(next: Next<'_>) -> Rule {
+    let prefixes = ["git", "git", "Git", "git status", "git  log", "rm", "rm -rf", "ls", "npm run", "/usr/bin/git", "gitx", "  "];
+    Rule::Prefix(pick(next, &prefixes).to_owned())
+}
+
+fn glob_rule(next: Next<'_>) -> Rule {
+    let mut parts = vec![pick(next, &["git", "git", "Git", "rm", "ls", "npm", "/usr/bin/git", "*", "*"])];
+    for _ in 0..next(3) {
+        parts.push(pick(next, &["status", "log", "push", "main", "-rf", "run", "x", "--version", "*"]));
+    }
+    let mut glob = parts.join(pick(next, &[" ", " ", " ", " ", " ", "", "\t", "\u{a0}"]));
+    glob.push_str(pick(next, &["", " *", " *", " *", ":*", "*", ":* x"]));
+    if next(40) == 0 {
+        glob = "  ".into();
+    }
+    Rule::Glob(glob)
+}
+
+fn tokens_rule(next: Next<'_>) -> Rule {
+    let programs = ["git", "git", "rm", "ls", "npm", "/usr/bin/git", "/bin/rm", "./run.sh", "run.sh", "GIT"];
+    let arguments = ["status", "log", "push", "-rf", "x", "run", "main"];
+    let mut positions = Vec::new();
+    for position in 0..1 + [0, 0, 0, 1, 1, 2][next(6)] {
+        let words: &[&str] = if position == 0 { &programs } else { &arguments };
+        let alternatives: Vec<&str> = (0..1 + next(2)).map(|_| pick(next, words)).collect();
+        positions.push(alternatives.join("|"));
+    }
+    let mut rule = positions.join(" ");
+    if next(40) == 0 {
+        rule.push_str(" a||b");
+    }
+    Rule::Tokens(rule)
+}
+
+fn path_rule(next: Next<'_>, root: bool) -> Rule {
+    let segments = ["src", "src", "*", "**", "**", ".env", ".env*", "a?", "[ab]*", "[!a]*", "[a-c]1", "~", "x", "p", "*.rs", "\\*", "q"];
+    let lead = pick(next, &["", "", "", "/", "/p/", "/p/", "//", "./", "**/"]);
+    let body: Vec<&str> = (0..1 + [0, 0, 1, 2][next(4)]).map(|_| pick(next, &segments)).collect();
+    let mut pattern = format!("{lead}{}", body.join("/"));
+    match next(12) {
+        0 | 1 => pattern.push('/'),
+        2 => pattern.push_str("/../x"),
+        3 => pattern.push_str("/[a"),
+        _ => {}
+    }
+    let root = root.then(|| pick(next, &["/p", "/p", "/", "/p/", "/p/q/..", "//p", "p"]).to_owned());
+    Rule::Path(pattern, root)
+}
+
+fn domain_rule_text(next: Next<'_>) -> Rule {
+    let rules = [
+        "example.com",
+        "example.com",
+        "*.example.com",
+        "*.example.com",
+        "example.*",
+        "*",
+        "Example.COM.",
+        "api-*.example.com",
+        "*.com",
+        "a.*.example.com",
+        "*.*",
+        "ex*e.com",
+        "localhost",
+        "::1",
+        "exa mple.com",
+        "a..b",
+        "",
+    ];
+    Rule::Domain(pick(next, &rules).to_owned())
+}
+
+fn mcp_rule(next: Next<'_>) -> Rule {
+    let servers = ["github", "github", "GitHub", "docs", "*", "*", "x y", "a*", "", " ", "observe"];
+    let tools = ["search", "search", "Search", "create_issue", "*", "*", "logs", "", "\u{e9}"];
+    let entry = match next(12) {
+        0 => pick(next, &servers).to_owned(),
+        1 => format!("{}:{}:{}", pick(next, &servers), pick(next, &tools), pick(next, &tools)),
+        _ => format!("{}:{}", pick(next, &servers), pick(next, &tools)),
+    };
+    Rule::Mcp(entry)
+}
+
+fn tool_action_rule(next: Next<'_>) -> Rule {
+    let tools = ["observe", "observe", "Observe", "interact", "github", "k", "x-y", "\u{e9}", "", "*"];
+    let actions = ["*", "*", "navigate", "NAVIGATE", "logs", "search", "", "a.b", "x-y"];
+    let pattern = match next(10) {
+        0 => "*".to_owned(),
+        1 => pick(next, &tools).to_owned(),
+        _ => format!("{}.{}", pick(next, &tools), pick(next, &actions)),
+    };
+    Rule::ToolAction(pattern)
+}
+
+/// `sets` lists of one to six rules from `rule`, each in a list from `lists` and looked up with
+/// `lookups` random inputs from `inputs` (every item of a command line).
+fn run(seed: u64, sets: usize, lookups: usize, lists: &[ListKind], rule: fn(Next<'_>) -> Rule, inputs: &[Input]) -> Tally {
+    let mut next = random_below(seed);
+    let mut tally = Tally::default();
+    for _ in 0..sets {
+        let list = lists[next(lists.len())];
+        let candidates: Vec<Rule> = (0..1 + next(6)).map(|_| rule(&mut next)).collect();
+        let trial = Trial::new(list, candidates);
+        for _ in 0..lookups {
+            let input = inputs[next(inputs.len())];
+            for item in items(input, &mut next) {
+                let subject = item.subject(&mut next);
+                trial.check(&subject, &mut tally);
+            }
+        }
+    }
+    println!("{}", tally.summary());
+    tally
+}
+
+const ALLOW: &[ListKind] = &[ListKind::AlwaysAllow];
+const DENY_OR_CONFIRM: &[ListKind] = &[ListKind::AlwaysDeny, ListKind::AlwaysConfirm];
+const ANY_LIST: &[ListKind] = &[ListKind::AlwaysAllow, ListKind::AlwaysDeny, ListKind::AlwaysConfirm];
+const COMMANDS: &[Input] = &[Input::Command, Input::Command, Input::Command, Input::Text];
+
+// ---------------------------------------------------------------------------------------------
+// The tests.
+// ---------------------------------------------------------------------------------------------
+
+/// The references answer the examples their sources give, so the rest compares the engine with
+/// the documented meaning and not with a misreading of it.
+#[test]
+fn the_references_answer_their_sources_examples() {
+    // Cursor's prefixes (README): word boundaries.
+    assert!(prefix_matches("git", "git log") && !prefix_matches("git", "gitx") && prefix_matches("npm run", "npm  run build"));
+    // Claude Code's "Wildcard patterns" table, and `:*` only at the very end.
+    for (glob, matches, misses) in [
+        ("npm run build", &["npm run build"][..], &["npm run build --watch"][..]),
+        ("npm run *", &["npm run build", "npm run test --watch", "npm run"], &["npm install"]),
+        ("git log * main", &["git log --oneline main", "git log -5 main"], &["git log main", "git push origin main"]),
+        ("git * main", &["git merge main", "git -c core.fsmonitor=x diff main"], &["git log"]),
+        ("* --version", &["node --version", "bash -c echo hi --version"], &["node -v"]),
+        ("ls *", &["ls -la", "ls"], &["lsof"]),
+        ("ls*", &["ls -la", "lsof"], &[]),
+        ("* --help *", &["npm --help x"], &["npm --help"]),
+        ("ls:*", &["ls", "ls -la"], &["lsof"]),
+        ("git:* push", &["git:x push"], &["git push", "git status push"]),
+    ] {
+        for text in matches {
+            assert!(glob_matches_text(glob, text), "{glob} should match {text}");
+        }
+        for text in misses {
+            assert!(!glob_matches_text(glob, text), "{glob} should not match {text}");
+        }
+    }
+    // Claude Code's "Wrappers": stripped for deny and ask rules, not the query form.
+    let deny_glob = |glob: &str, name: &str, args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let text = format!("{name} {}", args.join(" "));
+        glob_matches_past_wrappers(glob, &Subject { text: &text, pair: None, words: Some((name, &args)), leading: None })
+    };
+    assert!(deny_glob("npm test *", "timeout", &["30", "npm", "test"]));
+    assert!(deny_glob("rm *", "rm", &["-rf", "tmp/"])); // `FOO=bar rm -rf tmp/`: the parser's words
+    assert!(deny_glob("grep *", "xargs", &["grep", "pattern"]));
+    assert!(deny_glob("grep *", "xargs", &["-n", "1", "grep", "pattern"]));
+    assert!(!deny_glob("rm *", "command", &["-v", "rm"]));
+    assert!(deny_glob("rm *", "nice", &["-n", "5", "nohup", "rm", "-rf", "x"]));
+    // Codex's `prefix_rule` examples, and its fallback from a program's path to its name.
+    let tokens = |rule: &str, text: &str, by_name: bool| tokens_match(rule, &Subject::text(text), by_name);
+    assert!(tokens("gh pr view", "gh pr view 7888", false) && !tokens("gh pr view", "gh pr --repo o/c view 7888", false));
+    assert!(tokens("git push|fetch", "git fetch", false) && !tokens("git push|fetch", "git status", false));
+    assert!(!tokens("rm", "rmdir x", false) && tokens("git status", "/usr/bin/git status", true));
+    assert!(!tokens("git status", "/usr/bin/git status", false));
+    // Claude Code's "Read and Edit" examples, with their anchors resolved.
+    let path = |pattern: &str, root: Option<&str>, path: &str| PathRule::read(pattern, root).unwrap().matches(path);
+    assert_eq!(path("**/.env", Some("/p"), "/p/a/b/.env"), Some(true));
+    assert_eq!(path(".env", Some("/p"), "x/.env"), Some(true));
+    assert_eq!(path(".env", Some("/p"), "/other/.env"), Some(false));
+    assert_eq!(path("src/**", Some("/p"), "/p/src/app.ts"), Some(true));
+    assert_eq!(path("src/**", Some("/p"), "/p/vendor/pkg/src/lib.js"), Some(false));
+    assert_eq!(path("/home/u/Documents/*.pdf", None, "/home/u/Documents/a.pdf"), Some(true));
+    assert_eq!(path("/home/u/Documents/*.pdf", None, "/home/u/Documents/x/a.pdf"), Some(false));
+    assert_eq!(path("secrets", Some("/p"), "x/secrets/b/c"), Some(true));
+    assert_eq!(path("/tmp/scratch.txt", None, "/tmp/x/../scratch.txt"), Some(true));
+    assert_eq!(path("/etc/**", None, "etc/x"), None);
+    assert!(PathRule::read("a/../b", None).is_none() && PathRule::read("x", Some("rel")).is_none());
+    // Claude Code's "WebFetch" examples, and URLs that are not plainly one.
+    assert_eq!(domain_matches("*.example.com", "https://a.b.example.com/p?q"), Some(true));
+    assert_eq!(domain_matches("*.example.com", "https://example.com"), Some(false));
+    assert_eq!(domain_matches("example.com", "http://u:p@EXAMPLE.com.:8080/"), Some(true));
+    assert_eq!(domain_matches("example.*", "https://example.evil.com"), Some(false));
+    assert_eq!(domain_matches("Docs.GitHub.com.", "https://docs.github.com/en"), Some(true));
+    for url in ["https://good.com\\@evil.com", "https://evil.com%2egood.com", "https://a.com:99999", "https://a@b@c.com", "ftp://x.com"] {
+        assert_eq!(domain_matches("*", url), None, "{url}");
+    }
+    // Cursor's `server:tool` entries and the allowlist's name rules.
+    assert_eq!(mcp_matches("github:*", Some(("github", "x"))), Some(true));
+    assert_eq!(mcp_matches("github:*", Some(("GitHub", "x"))), Some(false));
+    assert_eq!(mcp_matches("*:search", Some(("docs", "search"))), Some(true));
+    assert!(mcp_matches("git*:x", None).is_none() && mcp_matches("a:b:c", None).is_none() && mcp_matches(" :x", None).is_none());
+    // Gasoline's allowlist examples.
+    assert_eq!(tool_action_matches("observe.*", Some(("OBSERVE", "logs"))), Some(true));
+    assert_eq!(tool_action_matches("Interact.Navigate", Some(("interact", "NAVIGATE"))), Some(true));
+    assert_eq!(tool_action_matches("interact.navigate", Some(("interact", "execute_js"))), Some(false));
+    assert!(tool_action_matches("*.x", None).is_none() && tool_action_matches("observe", None).is_none());
+}
+
+#[test]
+fn prefix_rules_match_when_their_words_are_the_texts_first_words() {
+    let tally = run(0x5EED_0001, 1000, 8, ANY_LIST, prefix_rule, COMMANDS);
+    tally.assert_both_answers(0.04, &["prefix"], &[]);
+}
+
+#[test]
+fn allow_globs_match_the_whole_text_with_star_spanning_spaces() {
+    let tally = run(0x5EED_0002, 1000, 8, ALLOW, glob_rule, COMMANDS);
+    tally.assert_both_answers(0.04, &["glob in allow"], &[]);
+}
+
+/// An allow glob is filed under the first word it spells (its text up to the first space) and a
+/// text is looked up by its first whitespace-separated word: a glob whose first word holds a tab
+/// or a no-break space matches such a text (the set's own scan says so), and must be found.
+#[test]
+fn allow_globs_whose_first_word_holds_other_whitespace_are_found_by_the_index() {
+    let mut tally = Tally::default();
+    let mut skipped = Vec::new();
+    for (glob, text) in [("git\tstatus *", "git\tstatus x"), ("git\u{a0}status", "git\u{a0}status"), ("\u{a0}git *", "\u{a0}git x")] {
+        let trial = Trial::new(ListKind::AlwaysAllow, vec![Rule::Glob(glob.into())]);
+        let subject = Subject::text(text);
+        assert!(trial.rules[0].matches(ListKind::AlwaysAllow, &subject, &mut tally), "the reference matches {glob:?} on {text:?}");
+        assert!(trial.set.first_match_by_scan(&subject).is_some(), "the set's scan matches {glob:?} on {text:?}");
+        if trial.set.first_match(&subject).is_none() {
+            skipped.push((glob, text));
+        }
+    }
+    assert!(skipped.is_empty(), "allow globs the index skips: {skipped:?}");
+}
+
+#[test]
+fn deny_and_confirm_globs_also_match_past_assignments_and_wrappers() {
+    let tally = run(0x5EED_0003, 1000, 8, DENY_OR_CONFIRM, glob_rule, COMMANDS);
+    tally.assert_both_answers(0.04, &["glob in deny/confirm"], &[("glob: matched only past assignments or wrappers", 200)]);
+}
+
+/// Wrapper forms whose command the engine's deny and confirm globs do not see: `command` with an
+/// option other than the query forms `-v` and `-V` (Claude Code strips all but those, and
+/// `command -p rm -rf x` runs `rm`), `sudo` options that take a value (`-T`, `-R` in sudo's
+/// manual), a command after `--` whose name starts with `-`, and more than eight wrappers in a row.
+#[test]
+fn deny_and_confirm_globs_see_past_every_wrapper_form_the_documentation_strips() {
+    let nine_wrappers = format!("{}rm -rf x", "nohup ".repeat(9));
+    let cases = [
+        ("rm *", "command -p rm -rf x"),
+        ("rm *", "sudo -T 5 rm -rf x"),
+        ("rm *", "sudo -R /srv rm -rf x"),
+        ("-x *", "sudo -- -x y"),
+        ("rm *", nine_wrappers.as_str()),
+    ];
+    let mut tally = Tally::default();
+    let mut missed = Vec::new();
+    for (glob, line) in cases {
+        let item = first_item(line);
+        let subject = item.subject(&mut |_| 1);
+        let trial = Trial::new(ListKind::AlwaysDeny, vec![Rule::Glob(glob.into())]);
+        assert!(trial.rules[0].matches(ListKind::AlwaysDeny, &subject, &mut tally), "the reference matches {glob} on {line}");
+        if trial.set.first_match(&subject).is_none() {
+            missed.push((glob, line));
+        }
+    }
+    assert!(missed.is_empty(), "deny globs that do not match: {missed:?}");
+    let tally = run(0x5EED_000C, 1000, 8, DENY_OR_CONFIRM, glob_rule, &[Input::CommandWithDisputedWrappers]);
+    tally.assert_both_answers(0.04, &["glob in deny/confirm"], &[]);
+}
+
+#[test]
+fn allow_token_prefixes_match_the_unquoted_words_exactly() {
+    let tally = run(0x5EED_0004, 1000, 8, ALLOW, tokens_rule, COMMANDS);
+    tally.assert_both_answers(0.04, &["tokens in allow"], &[]);
+}
+
+#[test]
+fn deny_and_confirm_token_prefixes_also_match_a_program_by_its_name() {
+    let tally = run(0x5EED_0005, 1000, 8, DENY_OR_CONFIRM, tokens_rule, COMMANDS);
+    tally.assert_both_answers(0.04, &["tokens in deny/confirm"], &[("tokens: matched only by the program's name", 200)]);
+}
+
+#[test]
+fn path_rules_with_a_root_match_gitignore_patterns_below_it() {
+    let tally = run(0x5EED_0006, 1000, 8, ANY_LIST, |next| path_rule(next, true), &[Input::Path]);
+    tally.assert_both_answers(0.04, &["path with a root"], &[]);
+}
+
+#[test]
+fn path_rules_without_a_root_fail_closed_only_in_deny_and_confirm_lists() {
+    let tally = run(0x5EED_0007, 1000, 8, ANY_LIST, |next| path_rule(next, false), &[Input::Path]);
+    tally.assert_both_answers(
+        0.04,
+        &["path without a root in allow", "path without a root in deny/confirm"],
+        &[("path: cannot relate, matched in deny/confirm", 500)],
+    );
+}
+
+#[test]
+fn domain_rules_match_the_strictly_read_host() {
+    let tally = run(0x5EED_0008, 1000, 8, ANY_LIST, domain_rule_text, &[Input::Url, Input::Url, Input::Url, Input::Text]);
+    tally.assert_both_answers(
+        0.04,
+        &["domain in allow", "domain in deny/confirm"],
+        &[("domain: unreadable URL, matched in deny/confirm", 500)],
+    );
+}
+
+#[test]
+fn mcp_entries_match_exact_names_or_a_wildcard_side() {
+    let tally = run(0x5EED_0009, 1000, 8, ANY_LIST, mcp_rule, &[Input::Pair, Input::Pair, Input::Pair, Input::Command]);
+    tally.assert_both_answers(0.04, &["mcp"], &[]);
+}
+
+#[test]
+fn tool_action_patterns_match_ignoring_ascii_case() {
+    let tally = run(0x5EED_000A, 1000, 8, ANY_LIST, tool_action_rule, &[Input::Pair, Input::Pair, Input::Pair, Input::Text]);
+    tally.assert_both_answers(0.04, &["toolAction"], &[]);
+}
+
+/// Any kind, any list, any input: the indexes of every kind together still answer with the
+/// first rule whose reference matches.
+#[test]
+fn mixed_rule_lists_answer_with_the_first_rule_the_references_match() {
+    let any_rule = |next: Next<'_>| match next(8) {
+        0 => prefix_rule(next),
+        1 => glob_rule(next),
+        2 => tokens_rule(next),
+        3 => path_rule(next, true),
+        4 => path_rule(next, false),
+        5 => domain_rule_text(next),
+        6 => mcp_rule(next),
+        _ => tool_action_rule(next),
+    };
+    let inputs = [Input::Command, Input::Command, Input::Text, Input::Path, Input::Path, Input::Url, Input::Url, Input::Pair, Input::Pair];
+    let tally = run(0x5EED_000B, 2000, 10, ANY_LIST, any_rule, &inputs);
+    let every_kind = [
+        "prefix",
+        "glob in allow",
+        "glob in deny/confirm",
+        "tokens in allow",
+        "tokens in deny/confirm",
+        "path with a root",
+        "path without a root in allow",
+        "path without a root in deny/confirm",
+        "domain in allow",
+        "domain in deny/confirm",
+        "mcp",
+        "toolAction",
+    ];
+    tally.assert_both_answers(0.01, &every_kind, &[]);
+    assert!(tally.lookups > 20_000, "{} lookups", tally.lookups);
+}
