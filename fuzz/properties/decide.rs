@@ -476,11 +476,8 @@ fn allow_means_covered(spec: &PolicySpec, call: &Call, decision: &Decision) {
         }
         Reason::ToolDefault | Reason::GlobalDefault | Reason::LegacyAlwaysAllow if restricted(spec, &call.tool) => {
             let expansion = decision.items.iter().any(|i| i.hazards.iter().any(|h| h.kind == HazardKind::Expansion));
-            // Known findings: the evaluator's guard only runs for `substitutions: confirm`, and the
-            // legacy switch allows before the guard.
-            let known = if decision.reason == Reason::LegacyAlwaysAllow { "legacy-allows-unvouched" } else { "fallback-allows-unvouched" };
             assert!(
-                (decision.cannot_vouch.is_none() && !expansion) || super::known::tolerated(known),
+                decision.cannot_vouch.is_none() && !expansion,
                 "(c) a default allowed an input the deny/confirm rules of {} cannot be checked against: {}",
                 call.tool,
                 context()
@@ -535,14 +532,14 @@ fn monotone_added(scenario: &Scenario, spec: &PolicySpec, call: &Call, before: &
     // Precedence, as documented (confirm rules > allow rules > defaults, after Zed): a confirm rule
     // that matches — or, failing closed, one that does not compile — answers "confirm" even where
     // the tool's default would have denied. Only a trusted layer may do that: an untrusted one may
-    // only make decisions stricter (known finding `untrusted-confirm-lowers-deny`).
+    // only make decisions stricter.
     let confirm_over_default_deny = list == ListKind::AlwaysConfirm
         && before.outcome == Outcome::Deny
         && matches!(before.reason, Reason::ToolDefault | Reason::GlobalDefault)
         && matches!(after.reason, Reason::ConfirmRule | Reason::InvalidPattern);
     let placed_in = usize::from(scenario.placement.layer) % (spec.layers.len() + 1);
     let placed_in_trusted = changed.layers.get(placed_in).is_some_and(|l| l.trusted);
-    let excused = confirm_over_default_deny && (placed_in_trusted || super::known::tolerated("untrusted-confirm-lowers-deny"));
+    let excused = confirm_over_default_deny && placed_in_trusted;
     assert!(
         after.outcome >= before.outcome || excused,
         "(b) monotone: one more {} rule lowered the outcome: {}",
@@ -584,17 +581,6 @@ fn monotone_removed_allow(scenario: &Scenario, spec: &PolicySpec, call: &Call, b
         return;
     }
     let after = Policy::new(changed.clone()).decide_call(call);
-    // Known finding `assignment-cover-first-rule-only`: only the first matching allow rule is tried
-    // for an item whose hazards are all leading assignments.
-    let assignment_cover = || {
-        after
-            .items
-            .iter()
-            .any(|i| i.allowed_by.is_some() && !i.hazards.is_empty() && i.hazards.iter().all(|h| h.kind == HazardKind::EnvAssignment))
-    };
-    if after.outcome == Outcome::Allow && assignment_cover() && super::known::tolerated("assignment-cover-first-rule-only") {
-        return;
-    }
     assert!(
         after.outcome != Outcome::Allow,
         "(b) monotone: removing allow rule {removed:?} ({tool}, layer {l}) turned {:?} ({:?}) into allow ({:?}): call {call:?}\n  spec after {}",

@@ -6,7 +6,6 @@
 //! on stable), both through `#[path]`, so neither side has logic of its own.
 
 pub mod decide;
-pub mod known;
 pub mod mcp_names;
 pub mod path;
 pub mod settings_readers;

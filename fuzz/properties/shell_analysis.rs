@@ -49,20 +49,8 @@ pub fn check_line(shell: Shell, line: &str) {
         return;
     }
     for item in first.items.iter().filter(|i| i.kind == SubCommandKind::Command && i.name.is_some()) {
-        // Known findings: after `!`, POSIX reads a second `!` as a command word (`shell-double-bang`);
-        // rc takes its prefix operators `!` and `@` as command words before `;` or `#`, though not
-        // alone (`shell-bang-word`).
-        let known = match (shell, item.name.as_deref()) {
-            (Shell::Posix, Some("!")) => "shell-double-bang",
-            (_, Some("!" | "@")) => "shell-bang-word",
-            _ => "",
-        };
-        if !known.is_empty() && super::known::tolerated(known) {
-            continue;
-        }
         // A payload item's range is the whole `sh -c …` command, not the payload's own text.
-        // Known finding `rc-source-again`: rc vouches for `c^` before a comment, not alone.
-        if item.context != Context::ShellPayload && !(shell == Shell::Rc && super::known::tolerated("rc-source-again")) {
+        if item.context != Context::ShellPayload {
             check_source_again(shell, line, item);
         }
         // An empty command word (`''`) runs nothing; the analysis may drop such a command alone.
