@@ -1,6 +1,8 @@
 // The shared contract fixtures (tests/fixtures/contract.json) through the packed package's wasm
 // bindings (Node build). tests/contract.rs runs the same file through the JSON twin
-// (`toolgate::api::call_json`), so a call must give the same answer natively and in JavaScript.
+// (`toolgate::api::call_json`). Each fixture's `expect` is the whole answer and both sides must
+// give exactly it, so the two answers are equal: a field that differs, is missing or is extra on
+// either side fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -77,29 +79,31 @@ const calls = {
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Where `actual` fails to contain what `expected` says (the rule of tests/contract.rs: objects
- * by key, arrays element-wise with equal length, everything else equal), or null if it does.
+ * Where `actual` and `expected` first differ (objects with the same keys, arrays with the same
+ * length, everything else equal), or null where they are equal.
  */
-function mismatch(actual, expected, path = '') {
+function difference(actual, expected, path = '') {
+  const at = path || 'the answer';
   if (isObject(expected)) {
-    if (!isObject(actual)) return `${path || 'the answer'}: expected an object`;
+    if (!isObject(actual)) return `${at}: expected an object`;
+    for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) return `${path}.${key}: not expected`;
     for (const [key, value] of Object.entries(expected)) {
       if (!Object.hasOwn(actual, key)) return `${path}.${key}: missing`;
-      const inner = mismatch(actual[key], value, `${path}.${key}`);
+      const inner = difference(actual[key], value, `${path}.${key}`);
       if (inner) return inner;
     }
     return null;
   }
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${path || 'the answer'}: expected an array`;
-    if (actual.length !== expected.length) return `${path || 'the answer'}: ${actual.length} elements, expected ${expected.length}`;
+    if (!Array.isArray(actual)) return `${at}: expected an array`;
+    if (actual.length !== expected.length) return `${at}: ${actual.length} elements, expected ${expected.length}`;
     for (let i = 0; i < expected.length; i++) {
-      const inner = mismatch(actual[i], expected[i], `${path}[${i}]`);
+      const inner = difference(actual[i], expected[i], `${path}[${i}]`);
       if (inner) return inner;
     }
     return null;
   }
-  return Object.is(actual, expected) ? null : `${path || 'the answer'}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`;
+  return Object.is(actual, expected) ? null : `${at}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`;
 }
 
 test('the fixture file is the shared corpus, and every function in it is bound here', () => {
@@ -113,18 +117,20 @@ for (const fixture of fixtures) {
   test(`contract: ${fixture.name}`, () => {
     const call = calls[fixture.function];
     assert.ok(call, `unknown function ${fixture.function}`);
-    const answer = call((i) => fixture.args[i]);
-    const where = mismatch(answer, fixture.expect);
+    // The answer as JSON, as the JSON twin's is: what a caller can serialise or send on.
+    const answer = JSON.parse(JSON.stringify(call((i) => fixture.args[i])));
+    const where = difference(answer, fixture.expect);
     assert.equal(where, null,
       `${fixture.function}: ${where}\n got: ${JSON.stringify(answer, null, 2)}\n expected: ${JSON.stringify(fixture.expect, null, 2)}`);
   });
 }
 
-test('the contains rule itself: extra keys are fine, a different array length or value is not', () => {
-  assert.equal(mismatch({ a: 1, b: [{ c: 2, d: 3 }] }, { b: [{ c: 2 }] }), null);
-  assert.match(mismatch({ a: [1, 2] }, { a: [1] }), /\.a: 2 elements, expected 1/);
-  assert.match(mismatch({ a: { b: 'x' } }, { a: { b: 'y' } }), /\.a\.b: "x", expected "y"/);
-  assert.match(mismatch({}, { ok: false }), /\.ok: missing/);
+test('the equality rule itself: an extra or a missing key, a different array length or value all differ', () => {
+  assert.equal(difference({ a: 1, b: [{ c: 2 }] }, { a: 1, b: [{ c: 2 }] }), null);
+  assert.match(difference({ a: 1, b: [{ c: 2, d: 3 }] }, { a: 1, b: [{ c: 2 }] }), /\.b\[0\]\.d: not expected/);
+  assert.match(difference({ a: [1, 2] }, { a: [1] }), /\.a: 2 elements, expected 1/);
+  assert.match(difference({ a: { b: 'x' } }, { a: { b: 'y' } }), /\.a\.b: "x", expected "y"/);
+  assert.match(difference({}, { ok: false }), /\.ok: missing/);
 });
 
 test('a caller\'s mistake is thrown, not answered (as in the JSON twin)', () => {
