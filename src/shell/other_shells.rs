@@ -447,6 +447,8 @@ fn cmd_payload(args: &[String]) -> Option<String> {
 
 impl<'t> Analyzer<'t> {
     fn new(shell: Shell, text: &'t str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
+        #[cfg(test)]
+        crate::test_support::steps(text.len());
         Analyzer {
             shell,
             text,
@@ -466,10 +468,13 @@ impl<'t> Analyzer<'t> {
     // ----- input -----
 
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).map(|(_, c)| *c)
+        self.peek_at(0)
     }
 
+    /// Every character the reader looks at comes through here (tests count them).
     fn peek_at(&self, ahead: usize) -> Option<char> {
+        #[cfg(test)]
+        crate::test_support::steps(1);
         self.chars.get(self.pos + ahead).map(|(_, c)| *c)
     }
 
@@ -491,6 +496,8 @@ impl<'t> Analyzer<'t> {
     }
 
     fn source(&self, start: usize, end: usize) -> String {
+        #[cfg(test)]
+        crate::test_support::steps(end.saturating_sub(start));
         self.text.get(start..end).unwrap_or_default().to_owned()
     }
 

@@ -158,12 +158,21 @@ fn random_bytes_never_panic_and_spans_stay_inside_the_input() {
     }
 }
 
+/// One pass: the characters a reader looks at (and the text it copies) grow in proportion to the
+/// line, so twice the line is at most twice the work (a reader that scans ahead again from every
+/// opener would do four times as much), and a bounded number of steps per byte (at most 53 today).
 #[test]
 fn long_hostile_lines_are_read_in_one_pass() {
     for shell in SHELLS_ANALYSED {
-        for unit in ["a;", "'", "(", "$(", "%a", "!a", "`", "^", "r#'", "@'", "{|", "e>| "] {
-            let line = unit.repeat(20_000);
-            let _ = analyze(shell, &line);
+        for unit in ["a;", "'", "(", "$(", "%a", "!a", "`", "^", "r#'", "@'", "{|", "e>| ", "a ", "\"\\", "'a'", "a|"] {
+            let work = |n: usize| {
+                let line = unit.repeat(n);
+                crate::test_support::steps_of(|| drop(analyze(shell, &line)))
+            };
+            let (once, twice) = (work(5_000), work(10_000));
+            let per_byte = twice as f64 / (10_000 * unit.len()) as f64;
+            assert!(twice * 100 <= once * 205, "{shell:?} {unit:?}: twice the line took {twice} steps, once {once}: not one pass");
+            assert!(per_byte <= 64.0, "{shell:?} {unit:?}: {per_byte:.1} steps per byte");
         }
     }
 }
