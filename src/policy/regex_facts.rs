@@ -3,15 +3,27 @@
 //!
 //! These facts let a rule be skipped without running it, so each must hold for *every* match,
 //! or a deny rule would silently never fire. They are read from the parsed form, never from the
-//! pattern's text, and anything the analysis does not model (a construct it does not know, a
-//! pattern regex-syntax reads differently from regex-lite or cannot read) yields no fact: the
-//! rule is then run against every item. Tests compare rule sets built on these facts with
-//! regex-lite's own `is_match` over random patterns and texts.
+//! pattern's text, and anything the analysis does not model — inline flags, Unicode classes,
+//! class set operations, a pattern regex-syntax cannot read — yields no fact: the rule is then
+//! run against every item. Tests compare rule sets built on these facts with regex-lite's own
+//! `is_match` over random patterns and texts.
+//!
+//! The syntax tree (regex-syntax's `ast`), not its high-level form: the translator to the latter
+//! would add 37 KB (gzipped) to the engine module for nothing the facts need. A literal's `c` is
+//! the character regex-lite reads (`\xE9` is `é`), and regex-lite's classes and case folding are
+//! ASCII, which is all the analysis looks at.
 
-use regex_syntax::hir::{Class, Hir, HirKind, Look};
+use regex_syntax::ast::{
+    Assertion, AssertionKind, Ast, ClassAsciiKind, ClassBracketed, ClassPerlKind, ClassSet, ClassSetItem, GroupKind, RepetitionKind,
+    RepetitionRange,
+};
 
 /// At most this many pinned words per rule; a pattern spelling out more is left unindexed.
 const MAX_PINNED_WORDS: usize = 16;
+
+/// At most this many steps of the search for pinned words: a pattern of nested alternations
+/// beyond it pins none.
+const PINNED_WORD_STEPS: usize = 256;
 
 /// The facts about one pattern.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -24,37 +36,53 @@ pub struct RegexFacts {
     pub required: Option<String>,
 }
 
-/// Reads the facts of `pattern`; a pattern regex-syntax cannot read has none.
-///
-/// Parsed case-sensitively whatever the rule says: a case-insensitive rule's literals then come
-/// out as literals, which the caller folds (regex-lite's case folding is ASCII-only, so a
-/// folded match contains the folded literal). Parsed without Unicode, as regex-lite reads
-/// `\w`, `\s`, `\d` and `\b`: ASCII-only. Bytes that are not ASCII are never part of a fact,
-/// since `\xE9` is one byte here and the character `é` in regex-lite.
+/// Reads the facts of a pattern regex-lite compiled; a pattern regex-syntax cannot read, or with
+/// inline flags (which change what `^`, `$`, literals and spaces mean), has none. A rule that
+/// ignores case is read as written and its facts folded by the caller: regex-lite folds ASCII
+/// only, so a folded match contains the folded literal.
 pub fn regex_facts(pattern: &str) -> RegexFacts {
-    // regex-lite has no class set operations and refuses them; regex-syntax would read them.
-    if ["&&", "--", "~~"].iter().any(|op| pattern.contains(op)) && pattern.contains('[') {
+    let parsed = regex_syntax::ast::parse::ParserBuilder::new().nest_limit(64).build().parse(pattern);
+    let Ok(ast) = parsed else { return RegexFacts::default() };
+    if has_flags(&ast) {
         return RegexFacts::default();
     }
-    let parsed = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).nest_limit(64).build().parse(pattern);
-    let Ok(hir) = parsed else { return RegexFacts::default() };
-    let pinned = pinned_words(&hir).unwrap_or_default().into_iter().filter_map(|w| String::from_utf8(w).ok()).collect();
-    let required = Some(required_literal(&hir)).filter(|l| !l.is_empty()).and_then(|l| String::from_utf8(l).ok());
+    let pinned = pinned_words(&ast).unwrap_or_default();
+    let required = Some(required_literal(&ast)).filter(|l| !l.is_empty());
     RegexFacts { pinned, required }
 }
 
-fn is_word(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || byte == b'_'
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// At most this many steps of the search for pinned words: a pattern of nested alternations
-/// beyond it pins none.
-const PINNED_WORD_STEPS: usize = 256;
+/// Whether any part of the pattern sets flags (`(?i)`, `(?m:…)`, `(?x)`).
+fn has_flags(ast: &Ast) -> bool {
+    match ast {
+        Ast::Flags(_) => true,
+        Ast::Group(group) => match &group.kind {
+            GroupKind::NonCapturing(flags) => !flags.items.is_empty() || has_flags(&group.ast),
+            _ => has_flags(&group.ast),
+        },
+        Ast::Repetition(repetition) => has_flags(&repetition.ast),
+        Ast::Alternation(alternation) => alternation.asts.iter().any(has_flags),
+        Ast::Concat(concat) => concat.asts.iter().any(has_flags),
+        _ => false,
+    }
+}
 
-/// The words every match of `hir` starts with at the start of the text, or `None`.
-fn pinned_words(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+/// The fewest times a repetition repeats.
+fn min_repeats(kind: &RepetitionKind) -> u32 {
+    match kind {
+        RepetitionKind::ZeroOrOne | RepetitionKind::ZeroOrMore => 0,
+        RepetitionKind::OneOrMore => 1,
+        RepetitionKind::Range(RepetitionRange::Exactly(n) | RepetitionRange::AtLeast(n) | RepetitionRange::Bounded(n, _)) => *n,
+    }
+}
+
+/// The words every match of `ast` starts with at the start of the text, or `None`.
+fn pinned_words(ast: &Ast) -> Option<Vec<String>> {
     let mut steps = PINNED_WORD_STEPS;
-    let mut words = from_start(&[hir], &mut steps)?;
+    let mut words = from_start(&[ast], &mut steps)?;
     // Alternatives that differ after the word (`^ls(\s|$)`) pin it twice.
     let mut seen = Vec::with_capacity(words.len());
     words.retain(|word| {
@@ -68,14 +96,16 @@ fn pinned_words(hir: &Hir) -> Option<Vec<Vec<u8>>> {
 
 /// `parts` in sequence, each alternative of an alternation followed by the rest, until the start
 /// of the text is asserted; then the words that follow it.
-fn from_start(parts: &[&Hir], steps: &mut usize) -> Option<Vec<Vec<u8>>> {
+fn from_start(parts: &[&Ast], steps: &mut usize) -> Option<Vec<String>> {
     *steps = steps.checked_sub(1)?;
     let (first, rest) = parts.split_first()?;
-    match first.kind() {
-        HirKind::Look(Look::Start) => after_start(Vec::new(), rest, steps),
-        HirKind::Capture(capture) => from_start(&[&[&*capture.sub], rest].concat(), steps),
-        HirKind::Concat(inner) => from_start(&[inner.iter().collect(), rest.to_vec()].concat(), steps),
-        HirKind::Alternation(branches) => each_branch(branches, rest, steps, from_start),
+    match first {
+        Ast::Assertion(assertion) if matches!(assertion.kind, AssertionKind::StartLine | AssertionKind::StartText) => {
+            after_start(String::new(), rest, steps)
+        }
+        Ast::Group(group) => from_start(&[&[&*group.ast], rest].concat(), steps),
+        Ast::Concat(concat) => from_start(&[concat.asts.iter().collect(), rest.to_vec()].concat(), steps),
+        Ast::Alternation(alternation) => each_branch(&alternation.asts, rest, steps, from_start),
         _ => None,
     }
 }
@@ -83,11 +113,11 @@ fn from_start(parts: &[&Hir], steps: &mut usize) -> Option<Vec<Vec<u8>>> {
 /// The union of what `then` finds for each branch followed by `rest`, or `None` if one finds
 /// nothing or there are too many words.
 fn each_branch(
-    branches: &[Hir],
-    rest: &[&Hir],
+    branches: &[Ast],
+    rest: &[&Ast],
     steps: &mut usize,
-    mut then: impl FnMut(&[&Hir], &mut usize) -> Option<Vec<Vec<u8>>>,
-) -> Option<Vec<Vec<u8>>> {
+    mut then: impl FnMut(&[&Ast], &mut usize) -> Option<Vec<String>>,
+) -> Option<Vec<String>> {
     let mut words = Vec::new();
     for branch in branches {
         words.extend(then(&[&[branch], rest].concat(), steps)?);
@@ -100,23 +130,20 @@ fn each_branch(
 
 /// The words `parts` spell out after `word` (the word characters read so far), each followed by
 /// the end of the text or a character that is no word character on every match.
-fn after_start(word: Vec<u8>, parts: &[&Hir], steps: &mut usize) -> Option<Vec<Vec<u8>>> {
+fn after_start(mut word: String, parts: &[&Ast], steps: &mut usize) -> Option<Vec<String>> {
     *steps = steps.checked_sub(1)?;
-    let pinned = |word: Vec<u8>| (!word.is_empty()).then(|| vec![word]);
-    match parts.split_first().map(|(first, rest)| (first.kind(), rest)) {
-        Some((HirKind::Literal(literal), rest)) => {
-            let word_len = literal.0.iter().take_while(|b| is_word(**b)).count();
-            let word = [word.as_slice(), literal.0.get(..word_len).unwrap_or_default()].concat();
-            match word_len < literal.0.len() {
-                // The literal goes on with a character that is no word character.
-                true => pinned(word),
-                false => after_start(word, rest, steps),
-            }
+    let pinned = |word: String| (!word.is_empty()).then(|| vec![word]);
+    match parts.split_first() {
+        Some((Ast::Literal(literal), rest)) if is_word(literal.c) => {
+            word.push(literal.c);
+            after_start(word, rest, steps)
         }
-        Some((HirKind::Capture(capture), rest)) => after_start(word, &[&[&*capture.sub], rest].concat(), steps),
-        Some((HirKind::Concat(inner), rest)) => after_start(word, &[inner.iter().collect(), rest.to_vec()].concat(), steps),
-        Some((HirKind::Alternation(branches), rest)) => {
-            each_branch(branches, rest, steps, |parts, steps| after_start(word.clone(), parts, steps))
+        // A character that is no word character ends the word.
+        Some((Ast::Literal(_), _)) => pinned(word),
+        Some((Ast::Group(group), rest)) => after_start(word, &[&[&*group.ast], rest].concat(), steps),
+        Some((Ast::Concat(concat), rest)) => after_start(word, &[concat.asts.iter().collect(), rest.to_vec()].concat(), steps),
+        Some((Ast::Alternation(alternation), rest)) => {
+            each_branch(&alternation.asts, rest, steps, |parts, steps| after_start(word.clone(), parts, steps))
         }
         _ => match next_char(parts.iter().copied()) {
             (false, false) => pinned(word),
@@ -128,7 +155,7 @@ fn after_start(word: Vec<u8>, parts: &[&Hir], steps: &mut usize) -> Option<Vec<V
 /// Where a match of `parts`, starting right after a word character, can take the text: whether
 /// its first character can be a word character, and whether it can end without consuming
 /// anything or passing an assertion that the next character is none (so what follows decides).
-fn next_char<'h>(parts: impl IntoIterator<Item = &'h Hir>) -> (bool, bool) {
+fn next_char<'a>(parts: impl IntoIterator<Item = &'a Ast>) -> (bool, bool) {
     let mut consumes_word = false;
     for part in parts {
         let (word, open) = next_char_of(part);
@@ -140,72 +167,82 @@ fn next_char<'h>(parts: impl IntoIterator<Item = &'h Hir>) -> (bool, bool) {
     (consumes_word, true)
 }
 
-fn next_char_of(hir: &Hir) -> (bool, bool) {
-    match hir.kind() {
-        HirKind::Empty => (false, true),
-        HirKind::Literal(literal) => match literal.0.first() {
-            Some(first) => (is_word(*first), false),
-            None => (false, true),
-        },
-        HirKind::Class(class) => (class_has_word_char(class), false),
-        // After a word character, each of these means the next character is none or no word character.
-        HirKind::Look(
-            Look::End
-            | Look::EndLF
-            | Look::EndCRLF
-            | Look::WordAscii
-            | Look::WordEndAscii
-            | Look::WordEndHalfAscii
-            | Look::WordUnicode
-            | Look::WordEndUnicode
-            | Look::WordEndHalfUnicode,
-        ) => (false, false),
-        // Any other assertion only removes matches.
-        HirKind::Look(_) => (false, true),
-        HirKind::Capture(capture) => next_char_of(&capture.sub),
-        HirKind::Repetition(repetition) => {
-            let (word, open) = next_char_of(&repetition.sub);
-            (word, open || repetition.min == 0)
+fn next_char_of(ast: &Ast) -> (bool, bool) {
+    match ast {
+        Ast::Empty(_) | Ast::Flags(_) => (false, true),
+        Ast::Literal(literal) => (is_word(literal.c), false),
+        Ast::Dot(_) | Ast::ClassUnicode(_) => (true, false),
+        Ast::ClassPerl(class) => (class.negated || class.kind != ClassPerlKind::Space, false),
+        Ast::ClassBracketed(class) => (bracketed_may_hold_word(class), false),
+        Ast::Assertion(assertion) => (false, !ends_word(assertion)),
+        Ast::Group(group) => next_char_of(&group.ast),
+        Ast::Repetition(repetition) => {
+            let (word, open) = next_char_of(&repetition.ast);
+            (word, open || min_repeats(&repetition.op.kind) == 0)
         }
-        HirKind::Concat(parts) => next_char(parts),
-        HirKind::Alternation(branches) => {
-            branches.iter().map(next_char_of).fold((false, false), |(word, open), (w, o)| (word || w, open || o))
+        Ast::Concat(concat) => next_char(&concat.asts),
+        Ast::Alternation(alternation) => {
+            alternation.asts.iter().map(next_char_of).fold((false, false), |(word, open), (w, o)| (word || w, open || o))
         }
     }
 }
 
-fn class_has_word_char(class: &Class) -> bool {
-    let words = [(b'0', b'9'), (b'A', b'Z'), (b'a', b'z'), (b'_', b'_')];
-    let overlaps = |start: u32, end: u32| words.iter().any(|(lo, hi)| start <= u32::from(*hi) && u32::from(*lo) <= end);
-    match class {
-        Class::Unicode(set) => set.ranges().iter().any(|r| overlaps(u32::from(r.start()), u32::from(r.end()))),
-        Class::Bytes(set) => set.ranges().iter().any(|r| overlaps(u32::from(r.start()), u32::from(r.end()))),
+/// Whether, after a word character, the assertion means the next character is none or no word
+/// character (`$`, `\z`, `\b`, `\b{end}`, `\>`, `\b{end-half}`).
+fn ends_word(assertion: &Assertion) -> bool {
+    matches!(
+        assertion.kind,
+        AssertionKind::EndLine
+            | AssertionKind::EndText
+            | AssertionKind::WordBoundary
+            | AssertionKind::WordBoundaryEnd
+            | AssertionKind::WordBoundaryEndAngle
+            | AssertionKind::WordBoundaryEndHalf
+    )
+}
+
+/// Whether a bracketed class may match an ASCII word character; `true` when in doubt (negated
+/// classes, set operations, Unicode classes).
+fn bracketed_may_hold_word(class: &ClassBracketed) -> bool {
+    class.negated
+        || match &class.kind {
+            ClassSet::Item(item) => item_may_hold_word(item),
+            ClassSet::BinaryOp(_) => true,
+        }
+}
+
+fn item_may_hold_word(item: &ClassSetItem) -> bool {
+    match item {
+        ClassSetItem::Empty(_) => false,
+        ClassSetItem::Literal(literal) => is_word(literal.c),
+        ClassSetItem::Range(range) => {
+            let (start, end) = (range.start.c, range.end.c);
+            [('0', '9'), ('A', 'Z'), ('a', 'z'), ('_', '_')].iter().any(|(lo, hi)| start <= *hi && *lo <= end)
+        }
+        // `[:punct:]` holds `_`; only these two hold no word character.
+        ClassSetItem::Ascii(ascii) => ascii.negated || !matches!(ascii.kind, ClassAsciiKind::Space | ClassAsciiKind::Blank),
+        ClassSetItem::Unicode(_) => true,
+        ClassSetItem::Perl(perl) => perl.negated || perl.kind != ClassPerlKind::Space,
+        ClassSetItem::Bracketed(inner) => bracketed_may_hold_word(inner),
+        ClassSetItem::Union(union) => union.items.iter().any(item_may_hold_word),
     }
 }
 
-/// The longest ASCII literal every match of `hir` contains (empty when there is none).
-fn required_literal(hir: &Hir) -> Vec<u8> {
-    match hir.kind() {
-        HirKind::Literal(literal) => longest(ascii_runs(&literal.0)),
-        HirKind::Capture(capture) => required_literal(&capture.sub),
-        HirKind::Repetition(repetition) if repetition.min > 0 => required_literal(&repetition.sub),
-        HirKind::Concat(parts) => {
-            let mut best = Vec::new();
-            let mut run = Vec::new();
-            for part in parts {
-                match part.kind() {
+/// The longest ASCII literal every match of `ast` contains (empty when there is none).
+fn required_literal(ast: &Ast) -> String {
+    match ast {
+        Ast::Literal(literal) if literal.c.is_ascii() => literal.c.to_string(),
+        Ast::Group(group) => required_literal(&group.ast),
+        Ast::Repetition(repetition) if min_repeats(&repetition.op.kind) > 0 => required_literal(&repetition.ast),
+        Ast::Concat(concat) => {
+            let mut best = String::new();
+            let mut run = String::new();
+            for part in &concat.asts {
+                match part {
                     // Consecutive literals are contiguous in every match.
-                    HirKind::Literal(literal) => {
-                        for &byte in literal.0.iter() {
-                            if byte.is_ascii() {
-                                run.push(byte);
-                            } else {
-                                keep_longer(&mut best, std::mem::take(&mut run));
-                            }
-                        }
-                    }
+                    Ast::Literal(literal) if literal.c.is_ascii() => run.push(literal.c),
                     // An assertion consumes nothing: the literals on either side stay contiguous.
-                    HirKind::Look(_) => {}
+                    Ast::Assertion(_) => {}
                     _ => {
                         keep_longer(&mut best, std::mem::take(&mut run));
                         keep_longer(&mut best, required_literal(part));
@@ -216,22 +253,11 @@ fn required_literal(hir: &Hir) -> Vec<u8> {
             best
         }
         // An alternation requires only what all branches share; none is assumed.
-        HirKind::Empty | HirKind::Class(_) | HirKind::Look(_) | HirKind::Repetition(_) | HirKind::Alternation(_) => Vec::new(),
+        _ => String::new(),
     }
 }
 
-fn ascii_runs(bytes: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
-    bytes.split(|b| !b.is_ascii()).map(<[u8]>::to_vec)
-}
-
-fn longest(runs: impl Iterator<Item = Vec<u8>>) -> Vec<u8> {
-    runs.fold(Vec::new(), |mut best, run| {
-        keep_longer(&mut best, run);
-        best
-    })
-}
-
-fn keep_longer(best: &mut Vec<u8>, candidate: Vec<u8>) {
+fn keep_longer(best: &mut String, candidate: String) {
     if candidate.len() > best.len() {
         *best = candidate;
     }
@@ -276,6 +302,11 @@ mod tests {
             r"^git\s?",
             r"^\w+\b",
             r"^(?i)git\b",
+            r"(?m)^git\b",
+            r"^git[[:punct:]]",
+            r"^git[^ ]",
+            r"^git[a&&b]",
+            r"^git\b|(?i)^hg\b",
         ] {
             assert_eq!(pinned(unpinned), Vec::<String>::new(), "{unpinned}");
         }
@@ -300,6 +331,8 @@ mod tests {
             (r":\(\)\{ :\|:& \};:", Some(":(){ :|:& };:")),
             (r"\x41BC", Some("ABC")),
             (r"(?i)abc", None),
+            (r"(?i:a)bcd", None),
+            (r"ab(?-i)cd", None),
             (r"\u{41}bc", Some("Abc")),
             (r"a\\b", Some("a\\b")),
             (r"\<rm\>", Some("rm")),
@@ -307,7 +340,8 @@ mod tests {
             (r"rm[[:space:]]-rf", Some("-rf")),
             (r"^rm\s+-rf|^git\s+push\s+--force", None),
             (r"caf\xE9", Some("caf")),
-            (r"[a&&b]x", None),
+            (r"caf\xE9s", Some("caf")),
+            (r"[a&&b]x", Some("x")),
         ] {
             assert_eq!(required(pattern).as_deref(), literal, "{pattern}");
         }
