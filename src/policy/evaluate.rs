@@ -247,7 +247,9 @@ fn first_hit(set: &RuleSet, items: &Items) -> Option<Hit> {
 ///
 /// An item with a hazard is never covered, with one exception (Zed's): a leading assignment
 /// (`PAGER=less git log`) is covered by a rule that spells it out — one that matches the command
-/// with the assignment and not without it.
+/// with the assignment and not without it — and matches it because of what it runs: not the same
+/// assignments before a command no rule names. So `^ls\b` does not cover `ls=x curl …` (VS Code's
+/// terminal auto-approve tests hold this case), nor `^git\b` `git=1 sh -c id`.
 fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
     let mut all = !items.list.is_empty() && items.cannot_vouch.is_none();
     for item in &mut items.list {
@@ -259,8 +261,17 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
             allow.first_match(&item.subject()).map(|r| r.origin.clone())
         } else if item.only_assignment_hazards() {
             let bare = item.without_assignments().unwrap_or_default();
+            // The same assignments before a command word no rule can be about (a NUL byte, which no
+            // analysed command holds); an item whose text does not end with its command is never
+            // covered.
+            let elsewhere = item.text.strip_suffix(bare.as_str()).map(|assignments| format!("{assignments}\u{0}"));
+            let spelled_out = |r: &super::rules::CompiledRule| {
+                elsewhere.as_deref().is_some_and(|elsewhere| {
+                    !r.matcher.is_match(&super::rules::Subject::text(&bare)) && !r.matcher.is_match(&super::rules::Subject::text(elsewhere))
+                })
+            };
             // The earliest rule that spells the assignment out, whichever rules match before it.
-            allow.first_match_where(&item.subject(), |r| !r.matcher.is_match(&super::rules::Subject::text(&bare))).map(|r| r.origin.clone())
+            allow.first_match_where(&item.subject(), spelled_out).map(|r| r.origin.clone())
         } else {
             None
         };
