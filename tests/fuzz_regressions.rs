@@ -155,3 +155,11 @@ fn crash_decide_legacy_always_allow_never_allows_an_unvouched_input_of_a_restric
 fn crash_decide_removing_an_allow_rule_never_turns_a_decision_into_allow() {
     crash("decide", "crash-assignment-cover-first-rule-only", properties::decide::check);
 }
+
+/// A confirm token rule `..` on a path tool: `/////..` was taken for a program named `..` (a
+/// program's path meets the rules for its name), so the written path asked where its normalised
+/// form `/` fell to the default deny.
+#[test]
+fn crash_decide_a_path_is_never_looser_than_its_normalised_form() {
+    crash("decide", "crash-token-name-of-dot-dot-path", properties::decide::check);
+}

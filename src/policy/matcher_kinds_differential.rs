@@ -199,7 +199,8 @@ fn tokens_match(rule: &str, subject: &Subject<'_>, by_name: bool) -> bool {
     if fits(&words) {
         return true;
     }
-    if by_name && !words.is_empty() {
+    // A path whose last part is `..`, `.` or nothing names a directory, not a program.
+    if by_name && !words.is_empty() && !matches!(program_name(words[0]), "" | "." | "..") {
         words[0] = program_name(words[0]);
         return fits(&words);
     }

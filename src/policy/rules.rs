@@ -287,6 +287,8 @@ impl Matcher {
                 tokens.is_match(std::iter::once(name).chain(args.iter().copied()))
                     || (*by_basename
                         && basename(name) != name
+                        // `..`, `.` and an empty last component name a directory, not a program.
+                        && !matches!(basename(name), "" | "." | "..")
                         && tokens.is_match(std::iter::once(basename(name)).chain(args.iter().copied())))
             }
             Matcher::Path { pattern, fail_closed, .. } => pattern.matches(subject.text).unwrap_or(*fail_closed),
