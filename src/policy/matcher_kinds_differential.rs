@@ -118,6 +118,11 @@ fn wrapped_command_at(words: &[String]) -> Option<usize> {
         // doas [-u USER] [-C CONFIG] COMMAND; exec [-a NAME] COMMAND; ionice [-c CLASS] [-n LEVEL] [-p PID] COMMAND
         "doas" => Some(past_options(rest, &["-u", "-C"], 0)),
         "exec" => Some(past_options(rest, &["-a"], 0)),
+        // Claude Code's never-prefix-allowed wrappers: watch(1) [-n SECONDS] COMMAND, setsid(1)
+        // COMMAND, flock(1) [-w SECONDS] LOCKFILE COMMAND
+        "watch" => Some(past_options(rest, &["-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"], 0)),
+        "setsid" => Some(past_options(rest, &[], 0)),
+        "flock" => Some(past_options(rest, &["-w", "--timeout", "-E", "--conflict-exit-code"], 1)),
         "ionice" => Some(past_options(rest, &["-c", "-n", "-p"], 0)),
         // sudo [-u USER] [-g GROUP] [-h HOST] [-p PROMPT] [-C N] [-D DIR] [-r ROLE] [-t TYPE] … COMMAND
         "sudo" => Some(past_options(rest, &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-R", "-T"], 0)),

@@ -170,6 +170,10 @@ fn hard_coded_denies_cannot_be_lifted() {
         "rm -fr /*/",
         "rm -rf */",
         "nohup nohup nohup nohup nohup nohup nohup nohup nohup rm -rf /",
+        "watch -n 5 rm -rf /",
+        "setsid rm -rf ~",
+        "flock -w 3 /tmp/lock rm -rf /",
+        "ionice -c 3 xargs -n 1 rm -rf /",
     ] {
         let d = decide(&p, "terminal", command);
         assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::HardcodedDeny), "{command}");

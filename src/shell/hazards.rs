@@ -199,6 +199,12 @@ const WRAPPERS: &[(&str, &[&str])] = &[
     // Claude Code strips both before matching its rules (docs/permissions.md, "Wildcard patterns");
     // xargs's options that take a value are GNU findutils' (xargs(1)).
     ("noglob", &[]),
+    // Claude Code never lets a prefix rule allow these, since each runs the command it is given
+    // (docs/permissions.md, "Wrappers"); options from procps watch(1), util-linux setsid(1) and
+    // flock(1). flock's first operand is its lock file, read past like timeout's duration.
+    ("watch", &["-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"]),
+    ("setsid", &[]),
+    ("flock", &["-w", "--timeout", "-E", "--conflict-exit-code"]),
     ("xargs", &["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars"]),
 ];
 
@@ -235,7 +241,7 @@ pub(crate) fn unwrap_once<'a>(name: &str, args: &'a [String]) -> Option<(&'a str
             i += 1;
             continue;
         }
-        if base == "timeout" && !seen_duration {
+        if matches!(base, "timeout" | "flock") && !seen_duration {
             seen_duration = true;
             i += 1;
             continue;
