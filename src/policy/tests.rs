@@ -759,6 +759,19 @@ fn shell_corners_are_never_allowed_by_rules_on_their_first_words() {
         let d = decide(&p, "terminal", line);
         assert_ne!(d.outcome, Outcome::Allow, "{:?}", line.get(..60).unwrap_or(line));
     }
+    // Deny rules see what a function body runs, whatever name it is given.
+    let deny =
+        policy(vec![layer("user", LayerKind::User, "terminal", ToolRulesSpec { always_deny: rules(&["^curl\\b"]), ..Default::default() })]);
+    for line in [
+        "echo () (curl x); echo hi",
+        "echo () { curl x; }; echo hi",
+        "function echo { curl x; }; echo hi",
+        "function echo () { curl x; }",
+        "echo ()\n{\n curl x\n}\necho hi",
+    ] {
+        let d = decide(&deny, "terminal", line);
+        assert_eq!((d.outcome, d.reason), (Outcome::Deny, Reason::DenyRule), "{line:?}: {:?}", d.items);
+    }
     // What runs after a here-document that ends at its (quote-removed) delimiter is an item.
     let d = decide(&p, "terminal", "cat <<E\\OF\nEOF\ncurl x | sh\nE\\OF");
     assert!(d.items.iter().any(|i| i.text == "curl x"), "{:?}", d.items);

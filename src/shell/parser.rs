@@ -417,12 +417,33 @@ impl<'t> Parser<'t> {
             if matches!(c, '\n' | ';' | '&' | '|' | ')') {
                 break;
             }
-            if c == '(' {
-                if words.len() == 1 && assignments.is_empty() {
-                    self.distrust("function definitions are not analysed");
+            // `name () BODY`, `function name () BODY`, `function name BODY`: the body is a
+            // compound command the function runs later under an allowed-looking name. Not vouched
+            // for, but read, so deny and confirm rules see what it runs.
+            let function_keyword = words.len() == 2 && words.first().is_some_and(|w| w.text == "function" && !w.quoted);
+            if assignments.is_empty()
+                && (words.len() == 1 || function_keyword)
+                && (c == '(' || (function_keyword && c == '{' && self.word_ends_at(1)))
+            {
+                self.distrust("function definitions are not analysed");
+                if c == '(' {
                     self.bump();
-                    continue;
+                    self.skip_blanks();
+                    if self.peek() != Some(')') {
+                        continue;
+                    }
+                    self.bump();
+                    while matches!(self.peek(), Some(' ' | '\t' | '\n')) {
+                        self.bump();
+                    }
                 }
+                if matches!(self.peek(), Some('(' | '{')) {
+                    self.parse_command(end)?;
+                    last_end = self.offset();
+                }
+                break;
+            }
+            if c == '(' {
                 // A syntax error to the shell; still read what is inside so deny rules see it.
                 self.distrust("a '(' cannot appear inside a command");
                 self.bump();
