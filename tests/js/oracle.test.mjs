@@ -132,7 +132,7 @@ const DECLINE_REASONS = {
   },
   syntaxNotAnalysed: {
     pattern: /^the shell keyword '.+' is not analysed$|^function definitions are not analysed$|^arithmetic commands|belongs to a case statement|has an escape that is not analysed/,
-    why: 'compound commands, functions, arithmetic commands and rare $\'…\' escapes: toolgate lists no commands inside them',
+    why: 'compound commands, functions (their bodies are read for deny rules, not vouched for), arithmetic commands and rare $\'…\' escapes',
   },
   substitutionNotFollowed: {
     pattern: /contains a command substitution, which is not analysed|runs command substitutions, which are not analysed/,
