@@ -163,3 +163,10 @@ fn crash_decide_removing_an_allow_rule_never_turns_a_decision_into_allow() {
 fn crash_decide_a_path_is_never_looser_than_its_normalised_form() {
     crash("decide", "crash-token-name-of-dot-dot-path", properties::decide::check);
 }
+
+/// A confirm token rule `///` on a path tool over a denying default: the written `///` asked, the
+/// `/` it names was denied. A path is now also decided in normal form, the stricter standing.
+#[test]
+fn crash_decide_a_spelling_of_a_path_never_loosens_its_default() {
+    crash("decide", "crash-confirm-on-a-spelling-of-a-path", properties::decide::check);
+}

@@ -350,7 +350,29 @@ impl Policy {
 
     /// The one evaluation. At [`Explain::Nothing`] messages, suggestions and notes are left out;
     /// the outcome, reason, rule and items are the same at every level (a test compares them).
+    ///
+    /// A path as written is never decided looser than the path it names: when a path tool's input
+    /// is not in normal form (`///`, `a/../b`), the call is also decided on the normal form, and
+    /// the stricter decision stands. Otherwise a rule that matches one spelling only (a confirm
+    /// rule on `///` over a denying default) would let the spelling choose the outcome.
     pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: Explain) -> Decision {
+        let written = self.evaluate_as_written(tool, inputs, hook, explain);
+        if !matches!(self.input_kind(tool), InputKind::Path | InputKind::PathPair) {
+            return written;
+        }
+        let normal: Vec<String> = inputs.iter().map(|input| super::path::normalize_path(input)).collect();
+        if normal.as_slice() == inputs {
+            return written;
+        }
+        let named = self.evaluate_as_written(tool, &normal, hook, explain);
+        if named.outcome > written.outcome {
+            named
+        } else {
+            written
+        }
+    }
+
+    fn evaluate_as_written(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: Explain) -> Decision {
         let rules = self.tool(tool);
         let kind = self.input_kind(tool);
         // MCP names have a limit of their own (256 UTF-16 units): a longer one is an invalid name.
