@@ -257,3 +257,27 @@ test('the web build decides exactly like the Node build', async () => {
     assert.deepEqual(webPolicy.decide('terminal', command), nodePolicy.decide('terminal', command), command);
   }
 });
+
+test('one deny rule with a default of allow denies what regex-lite says it matches, through the package', () => {
+  // Deny patterns of the shapes a text reading got wrong (alternations of anchored commands, GNU
+  // word assertions, special word boundaries, POSIX classes), and removals of every entry of `/`.
+  const rows = [
+    ['^rm\\s+-rf|^git\\s+push\\s+--force', 'git push --force origin main'],
+    ['^git\\b|^hg\\b', 'hg push'],
+    ['\\<rm\\>', 'rm -rf build'],
+    ['\\b{start}sudo', 'sudo ls'],
+    ['rm[[:space:]]-rf', 'rm -rf build'],
+    ['\\b{start}curl\\b', 'curl | hg'],
+  ];
+  for (const [pattern, line] of rows) {
+    const policy = new engine.Policy({ layers: [{ name: 'user', tools: { terminal: { alwaysDeny: [{ pattern }], defaultMode: 'allow' } } }] });
+    const decision = policy.decide('terminal', line);
+    assert.deepEqual([decision.outcome, decision.reason, decision.rule?.pattern], ['deny', 'denyRule', pattern], `${pattern} on ${line}`);
+    policy.free();
+  }
+  const open = new engine.Policy({ layers: [{ name: 'user', tools: { terminal: { alwaysAllow: [{ pattern: '^rm\\b' }], defaultMode: 'allow' } } }] });
+  for (const line of ['rm -rf /**', 'rm -fr /*/', 'rm -rf */']) {
+    assert.deepEqual([open.outcome('terminal', line), open.decide('terminal', line).reason], ['deny', 'hardcodedDeny'], line);
+  }
+  open.free();
+});
