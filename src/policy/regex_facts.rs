@@ -9,9 +9,9 @@
 //! `is_match` over random patterns and texts.
 //!
 //! The syntax tree (regex-syntax's `ast`), not its high-level form: the translator to the latter
-//! would add 34 KB (gzipped, before wasm-opt) to the engine module for nothing the facts need. A literal's `c` is
-//! the character regex-lite reads (`\xE9` is `é`), and regex-lite's classes and case folding are
-//! ASCII, which is all the analysis looks at.
+//! would add 34 KB (gzipped, before wasm-opt) to the engine module for nothing the facts need. A
+//! literal's `c` is the character regex-lite reads (`\xE9` is `é`), and regex-lite's classes and
+//! case folding are ASCII, which is all the analysis looks at.
 
 use regex_syntax::ast::{
     Assertion, AssertionKind, Ast, ClassAsciiKind, ClassBracketed, ClassPerlKind, ClassSet, ClassSetItem, GroupKind, RepetitionKind,
