@@ -10,7 +10,7 @@
 //! over whole-text wildcards instead of pieces, recursion over `**` instead of reachability
 //! sets, a hand-written URL reader. The shell parser is used only to obtain a command's words, as
 //! an item carries them.
-
+#![cfg(test)]
 // Text rules compile only with the shell analysis; the MCP entry's build has none of them.
 #![cfg(feature = "analysis")]
 
