@@ -594,6 +594,15 @@ impl Rule {
                 if answer.is_none() && strict {
                     tally.note("path: cannot relate, matched in deny/confirm");
                 }
+                // Deny and confirm lists also match every spelling a platform reads as the path.
+                let folded = strict
+                    && PathRule::read(&t.to_lowercase(), root.as_deref().map(str::to_lowercase).as_deref())
+                        .and_then(|rule| rule.matches(&windows_reading(subject.text)))
+                        .unwrap_or(true);
+                if folded && answer == Some(false) {
+                    tally.note("path: matched only as another platform spells it");
+                }
+                let answer = if folded { Some(true) } else { answer };
                 let label = match (root.is_some(), strict) {
                     (true, _) => "path with a root",
                     (false, false) => "path without a root in allow",
@@ -710,6 +719,68 @@ impl Trial {
         let found = self.set.first_match(subject).map(|r| r.origin.index);
         assert_eq!(found, expected, "{:?} rules {:?} on {subject:?}", self.list, self.rules);
         tally.lookups += 1;
+    }
+}
+
+/// The path a lenient platform opens for `text`, written from Microsoft's "Naming Files, Paths,
+/// and Namespaces" and "File Streams": case folded, `\\` a separator, the `\\?\`, `\\.\`,
+/// `\??\` prefixes (and `UNC\`) gone, a drive the root's first name, a stream (`:…`) and trailing
+/// dots and spaces cut from every other name.
+fn windows_reading(text: &str) -> String {
+    let lower: String = text.chars().flat_map(char::to_lowercase).map(|c| if c == '\\' { '/' } else { c }).collect();
+    let mut rest = lower.as_str();
+    let mut unc = false;
+    for prefix in ["//?/", "//./", "/??/"] {
+        if let Some(after) = rest.strip_prefix(prefix) {
+            rest = after;
+            if let Some(share) = rest.strip_prefix("unc/") {
+                rest = share;
+                unc = true;
+            }
+            break;
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut absolute = unc || rest.starts_with('/');
+    for (n, name) in rest.split('/').enumerate() {
+        let is_drive = name.len() == 2 && name.ends_with(':') && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        if is_drive && (n == 0 || (n == 1 && rest.starts_with('/'))) {
+            absolute = true;
+            names.push(name.to_owned());
+            continue;
+        }
+        let kept = if name == "." || name == ".." {
+            name.to_owned()
+        } else {
+            let before_stream = match name.find(':') {
+                Some(at) => &name[..at],
+                None => name,
+            };
+            let cut = before_stream.trim_end_matches(|c| c == '.' || c == ' ');
+            if cut.is_empty() {
+                name.to_owned()
+            } else {
+                cut.to_owned()
+            }
+        };
+        names.push(kept);
+    }
+    let mut out = Vec::new();
+    for name in names {
+        match name.as_str() {
+            "" | "." => {}
+            ".." if out.last().is_some_and(|l: &String| l != "..") => {
+                out.pop();
+            }
+            ".." if absolute => {}
+            _ => out.push(name),
+        }
+    }
+    let joined = out.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
     }
 }
 
@@ -833,8 +904,11 @@ fn plain_text(next: Next<'_>) -> String {
 fn path_text(next: Next<'_>) -> String {
     let mut path = pick(next, &["", "", "", "", "/", "/p/", "/p/", "./", "./", "../", "~/", "//", "/p/q/../"]).to_owned();
     let names = ["p", "src", "src", "x", ".env", ".env", ".envrc", "..", ".", "", "~", "a1", "b.rs", "q", "bc"];
-    let parts: Vec<&str> = (0..1 + next(4)).map(|_| pick(next, &names)).collect();
-    path.push_str(&parts.join("/"));
+    // Other platforms' spellings of the same names: case, trailing dots and spaces, streams.
+    let spellings = ["SRC", ".ENV", ".env.", ".env ", ".env::$DATA", "Src:x", "P"];
+    let parts: Vec<&str> = (0..1 + next(4)).map(|_| if next(5) == 0 { pick(next, &spellings) } else { pick(next, &names) }).collect();
+    let separator = if next(6) == 0 { "\\" } else { "/" };
+    path.push_str(&parts.join(separator));
     if next(6) == 0 {
         path.push('/');
     }
@@ -1232,7 +1306,7 @@ fn deny_and_confirm_token_prefixes_also_match_a_program_by_its_name() {
 #[test]
 fn path_rules_with_a_root_match_gitignore_patterns_below_it() {
     let tally = run(0x5EED_0006, 1000, 8, ANY_LIST, |next| path_rule(next, true), &[Input::Path]);
-    tally.assert_both_answers(0.04, &["path with a root"], &[]);
+    tally.assert_both_answers(0.04, &["path with a root"], &[("path: matched only as another platform spells it", 200)]);
 }
 
 #[test]

@@ -187,9 +187,13 @@ pub enum Matcher {
         text: TextMatching,
     },
     /// A path pattern; `fail_closed` (deny and confirm lists) when a path it cannot relate matches.
+    /// `any_spelling` (deny and confirm lists): the pattern in lower case, matched against the
+    /// path as the most lenient platform reads it ([`super::path::any_platform_spelling`]), so
+    /// `.GIT/config`, `.git./config` and `\\?\C:\r\.git\config` meet a rule on `.git/**`.
     Path {
         pattern: PathPattern,
         fail_closed: bool,
+        any_spelling: Option<Box<PathPattern>>,
         text: TextMatching,
     },
     /// A domain glob; `fail_closed` (deny and confirm lists) when a URL that does not parse matches.
@@ -291,7 +295,12 @@ impl Matcher {
                         && !matches!(basename(name), "" | "." | "..")
                         && tokens.is_match(std::iter::once(basename(name)).chain(args.iter().copied())))
             }
-            Matcher::Path { pattern, fail_closed, .. } => pattern.matches(subject.text).unwrap_or(*fail_closed),
+            Matcher::Path { pattern, fail_closed, any_spelling, .. } => {
+                pattern.matches(subject.text).unwrap_or(*fail_closed)
+                    || any_spelling
+                        .as_ref()
+                        .is_some_and(|folded| folded.matches(&super::path::any_platform_spelling(subject.text)).unwrap_or(*fail_closed))
+            }
             Matcher::Domain { glob, fail_closed, .. } => glob.matches_url(subject.text).unwrap_or(*fail_closed),
         }
     }
@@ -302,7 +311,9 @@ impl Matcher {
     pub fn for_list(self, list: ListKind) -> Self {
         let fail_closed = list != ListKind::AlwaysAllow;
         match self {
-            Matcher::Path { pattern, text, .. } => Matcher::Path { pattern, fail_closed, text },
+            Matcher::Path { pattern, any_spelling, text, .. } => {
+                Matcher::Path { pattern, fail_closed, any_spelling: any_spelling.filter(|_| fail_closed), text }
+            }
             Matcher::Domain { glob, text, .. } => Matcher::Domain { glob, fail_closed, text },
             Matcher::Glob { glob, text, .. } => Matcher::Glob { glob, past_wrappers: fail_closed, text },
             Matcher::Tokens { tokens, text, .. } => Matcher::Tokens { tokens, by_basename: fail_closed, text },
@@ -339,7 +350,10 @@ fn compile_text_rule(kind: MatcherKind, rule: &RuleSpec) -> Result<Matcher, Stri
         MatcherKind::Glob => CommandGlob::new(rule.text()).map(|glob| Matcher::Glob { glob, past_wrappers: true, text }),
         MatcherKind::Tokens => TokenPrefix::new(rule.text()).map(|tokens| Matcher::Tokens { tokens, by_basename: true, text }),
         MatcherKind::Path => {
-            PathPattern::new(rule.text(), rule.root.as_deref()).map(|pattern| Matcher::Path { pattern, fail_closed: true, text })
+            let pattern = PathPattern::new(rule.text(), rule.root.as_deref())?;
+            let lower = rule.root.as_deref().map(str::to_lowercase);
+            let any_spelling = PathPattern::new(&rule.text().to_lowercase(), lower.as_deref()).ok().map(Box::new);
+            Ok(Matcher::Path { pattern, fail_closed: true, any_spelling, text })
         }
         MatcherKind::Domain => DomainGlob::new(rule.text()).map(|glob| Matcher::Domain { glob, fail_closed: true, text }),
         // Not text rules: `compile_rule` decides them without coming here.
