@@ -756,7 +756,7 @@ fn windows_reading(text: &str) -> String {
                 Some(at) => &name[..at],
                 None => name,
             };
-            let cut = before_stream.trim_end_matches(|c| c == '.' || c == ' ');
+            let cut = before_stream.trim_end_matches(['.', ' ']);
             if cut.is_empty() {
                 name.to_owned()
             } else {
