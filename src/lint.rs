@@ -300,7 +300,7 @@ fn lint_rule(policy: &Policy, place: &Place<'_>, findings: &mut Vec<Finding>) {
                 rendering_checks(place, &witnesses, findings);
             }
             if let Some(p) = pattern {
-                if matches!(kind, InputKind::Command { .. } | InputKind::Path | InputKind::PathPair | InputKind::Url)
+                if matches!(kind, InputKind::Command { .. } | InputKind::Path { .. } | InputKind::PathPair | InputKind::Url)
                     && !anchored(p, rule.case_sensitive)
                 {
                     findings.push(place.finding(
@@ -327,7 +327,7 @@ fn lint_rule(policy: &Policy, place: &Place<'_>, findings: &mut Vec<Finding>) {
 fn what(kind: InputKind) -> &'static str {
     match kind {
         InputKind::Command { .. } => "command",
-        InputKind::Path | InputKind::PathPair => "path",
+        InputKind::Path { .. } | InputKind::PathPair => "path",
         InputKind::Url => "URL",
         _ => "input",
     }

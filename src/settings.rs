@@ -536,7 +536,7 @@ pub fn preview(settings: &PageSettings, context: &PageContext) -> SettingsPrevie
 
 /// The layer one section of rules becomes.
 fn layer(name: &str, kind: LayerKind, trusted: bool, rules: &LayerRules) -> LayerSpec {
-    LayerSpec { name: name.into(), kind, trusted, default_mode: rules.default_mode, tools: rules.tools.clone() }
+    LayerSpec { name: name.into(), kind, trusted, default_mode: rules.default_mode, tools: rules.tools.clone(), ..LayerSpec::default() }
 }
 
 /// The name of the administrator's layer of tool rules in [`rules_policy`].

@@ -148,13 +148,15 @@ pub enum Kind {
     Url,
     McpCall,
     Opaque,
+    ReadPath,
 }
 
 impl Kind {
     fn input_kind(self) -> InputKind {
         match self {
             Kind::Command(shell) => InputKind::Command { shell: shell.shell() },
-            Kind::Path => InputKind::Path,
+            Kind::Path => InputKind::Path { access: toolgate::policy::PathAccess::Write },
+            Kind::ReadPath => InputKind::Path { access: toolgate::policy::PathAccess::Read },
             Kind::PathPair => InputKind::PathPair,
             Kind::Url => InputKind::Url,
             Kind::McpCall => InputKind::McpCall,
@@ -593,7 +595,7 @@ fn monotone_removed_allow(scenario: &Scenario, spec: &PolicySpec, call: &Call, b
 
 /// (d) For path tools, the path as written is never looser than its normalised form.
 fn path_never_looser_than_normalised(policy: &Policy, call: &Call, raw: &Decision) {
-    if !matches!(policy.input_kind(&call.tool), InputKind::Path | InputKind::PathPair) {
+    if !matches!(policy.input_kind(&call.tool), InputKind::Path { .. } | InputKind::PathPair) {
         return;
     }
     let normal_inputs: Vec<String> = call.inputs.iter().map(|p| normalise(p)).collect();

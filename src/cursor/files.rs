@@ -128,7 +128,9 @@ mod tests {
     fn each_protection_is_a_setting() {
         let s =
             AutoRunSettings { dot_files_protection: false, outside_workspace_protection: false, delete_file_protection: true, ..yolo() };
-        assert_eq!(reason(FileOperation::Write, ".env", &s), Reason::AutoRun);
+        assert_eq!(reason(FileOperation::Write, ".prettierrc", &s), Reason::AutoRun);
+        // The control plane asks whatever the settings say.
+        assert_eq!(reason(FileOperation::Write, ".env", &s), Reason::ProtectedPath);
         assert_eq!(reason(FileOperation::Write, "/etc/x", &s), Reason::AutoRun);
         assert_eq!(reason(FileOperation::Delete, "src/old.rs", &s), Reason::DeleteProtection);
         assert_eq!(

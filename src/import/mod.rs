@@ -395,7 +395,7 @@ pub(crate) fn list_of(rules: &mut ToolRulesSpec, list: ListKind) -> &mut Vec<Rul
 pub(crate) fn match_all(kind: InputKind) -> RuleSpec {
     match kind {
         InputKind::Command { .. } => RuleSpec::glob("*"),
-        InputKind::Path | InputKind::PathPair => RuleSpec::path("/**", Some("/".into())),
+        InputKind::Path { .. } | InputKind::PathPair => RuleSpec::path("/**", Some("/".into())),
         InputKind::Url => RuleSpec::domain("*"),
         InputKind::McpCall => RuleSpec::mcp("*:*"),
         InputKind::Query | InputKind::Opaque => RuleSpec::regex("^", false),

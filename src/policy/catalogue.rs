@@ -19,7 +19,14 @@ pub enum InputKind {
         shell: Shell,
     },
     /// One path: rules see it as written and with `.` and `..` collapsed.
-    Path,
+    Path {
+        /// Whether the tool only reads the path or may change it. Default: `write` (the strict
+        /// reading: writes to protected paths ask, and the tool's deny and confirm rules also
+        /// apply to what terminal commands write).
+        #[serde(default, skip_serializing_if = "PathAccess::is_write")]
+        #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+        access: PathAccess,
+    },
     /// A source and a destination path, each seen as written and normalised.
     PathPair,
     /// A URL.
@@ -31,6 +38,30 @@ pub enum InputKind {
     /// Anything else: rules see the input as given.
     Opaque,
 }
+
+/// What a path tool does with its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum PathAccess {
+    /// It may create, change, move or delete what the path names.
+    #[default]
+    Write,
+    /// It only reads what the path names (a file's text, a directory's entries).
+    Read,
+}
+
+impl PathAccess {
+    fn is_write(&self) -> bool {
+        *self == PathAccess::Write
+    }
+}
+
+/// A tool that changes the path it is given.
+pub const WRITE_PATH: InputKind = InputKind::Path { access: PathAccess::Write };
+/// A tool that only reads the path it is given.
+pub const READ_PATH: InputKind = InputKind::Path { access: PathAccess::Read };
 
 /// The shipped catalogues.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -56,13 +87,13 @@ const POSIX: InputKind = InputKind::Command { shell: Shell::Posix };
 /// Zed's built-in agent tools and what their permissions are checked against.
 const ZED: &[(&str, InputKind)] = &[
     ("terminal", POSIX),
-    ("edit_file", InputKind::Path),
-    ("save_file", InputKind::Path),
-    ("delete_path", InputKind::Path),
-    ("create_directory", InputKind::Path),
-    ("restore_file_from_disk", InputKind::Path),
-    ("read_file", InputKind::Path),
-    ("list_directory", InputKind::Path),
+    ("edit_file", WRITE_PATH),
+    ("save_file", WRITE_PATH),
+    ("delete_path", WRITE_PATH),
+    ("create_directory", WRITE_PATH),
+    ("restore_file_from_disk", WRITE_PATH),
+    ("read_file", READ_PATH),
+    ("list_directory", READ_PATH),
     ("move_path", InputKind::PathPair),
     ("copy_path", InputKind::PathPair),
     ("find_path", InputKind::Query),
@@ -80,12 +111,8 @@ pub const CURSOR_DELETE_FILE: &str = "delete_file";
 /// Cursor's MCP tool: its input is a server and a tool.
 pub const CURSOR_MCP: &str = "mcp";
 
-const CURSOR: &[(&str, InputKind)] = &[
-    (CURSOR_TERMINAL, POSIX),
-    (CURSOR_WRITE_FILE, InputKind::Path),
-    (CURSOR_DELETE_FILE, InputKind::Path),
-    (CURSOR_MCP, InputKind::McpCall),
-];
+const CURSOR: &[(&str, InputKind)] =
+    &[(CURSOR_TERMINAL, POSIX), (CURSOR_WRITE_FILE, WRITE_PATH), (CURSOR_DELETE_FILE, WRITE_PATH), (CURSOR_MCP, InputKind::McpCall)];
 
 /// Roo Code's tool for calling an MCP tool: a server and a tool.
 pub const ROO_USE_MCP_TOOL: &str = "use_mcp_tool";

@@ -131,6 +131,9 @@ pub enum Reason {
     /// An input is longer than toolgate analyses ([`crate::limits::MAX_INPUT_BYTES`]), so it asks
     /// (or refuses, where the tool's default refuses).
     InputTooLarge,
+    /// The call writes a protected path (the editor's or an agent's settings, git's internals,
+    /// shell start-up files, …): it always asks, whatever allowed it; deny rules still deny.
+    ProtectedPath,
     /// toolgate itself failed (the wasm instance trapped), so the call asks. Set by the package's
     /// JavaScript wrapper (`js/resilient/`), which re-instantiates the module; the core never
     /// decides with it.
@@ -177,6 +180,10 @@ pub struct Decision {
     /// The item (sub-command, path, URL…) the deciding rule or gate matched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_input: Option<String>,
+    /// The protected-path entry that made the call ask, when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub protected_path: Option<super::ProtectedPath>,
     /// Where the default came from, when a default decided.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_source: Option<DefaultSource>,
@@ -219,6 +226,16 @@ struct Finding<'p> {
     message: Message<'p>,
     hit: Hit,
     default_source: Option<DefaultSource>,
+}
+
+/// What the paths a call names make stricter: a path tool's deny or confirm rule meeting a path a
+/// command line names, or a write to a protected path.
+struct PathFinding {
+    outcome: Outcome,
+    reason: Reason,
+    message: String,
+    hit: Hit,
+    protected: Option<super::ProtectedPath>,
 }
 
 /// A decision's message before it is needed: made only when the decision is explained.
@@ -357,7 +374,7 @@ impl Policy {
     /// rule on `///` over a denying default) would let the spelling choose the outcome.
     pub(crate) fn evaluate(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: Explain) -> Decision {
         let written = self.evaluate_as_written(tool, inputs, hook, explain);
-        if !matches!(self.input_kind(tool), InputKind::Path | InputKind::PathPair) {
+        if !matches!(self.input_kind(tool), InputKind::Path { .. } | InputKind::PathPair) {
             return written;
         }
         let normal: Vec<String> = inputs.iter().map(|input| super::path::normalize_path(input)).collect();
@@ -471,7 +488,13 @@ impl Policy {
             }
         };
 
-        let Finding { mut outcome, mut reason, message, hit, default_source } = finding;
+        let Finding { mut outcome, mut reason, mut message, mut hit, mut default_source } = finding;
+        let mut protected_path = None;
+        if let Some(stricter) = self.stricter_by_paths(kind, &items, outcome) {
+            (outcome, reason, message, hit) = (stricter.outcome, stricter.reason, Message::Text(stricter.message), stricter.hit);
+            default_source = None;
+            protected_path = stricter.protected;
+        }
         if outcome == Outcome::Allow && hook == Some(HookResult::Ask) {
             (outcome, reason) = (Outcome::Confirm, Reason::HookAsked);
         }
@@ -482,6 +505,7 @@ impl Policy {
                 message: String::new(),
                 rule: hit.rule,
                 matched_input: hit.item,
+                protected_path,
                 default_source,
                 items: items.list,
                 cannot_vouch: items.cannot_vouch,
@@ -510,6 +534,7 @@ impl Policy {
             message,
             rule: hit.rule,
             matched_input: hit.item,
+            protected_path,
             default_source,
             items: items.list,
             cannot_vouch: items.cannot_vouch,
@@ -517,6 +542,74 @@ impl Policy {
             suggestions,
             ignored,
         }
+    }
+
+    /// What the paths a call names make stricter than `outcome`: a path tool's deny or confirm
+    /// rule meeting a path a command line reads or writes, else a write to a protected path
+    /// (which only turns an allow into a question). Never looser than `outcome`.
+    fn stricter_by_paths(&self, kind: InputKind, items: &Items, outcome: Outcome) -> Option<PathFinding> {
+        match kind {
+            InputKind::Path { access: super::PathAccess::Read } => None,
+            InputKind::Path { .. } | InputKind::PathPair if outcome == Outcome::Allow => {
+                let (path, entry) = items.list.iter().find_map(|i| Some((i.text.as_str(), self.protected.protecting(&i.text)?)))?;
+                Some(protected_finding(path, path, entry))
+            }
+            #[cfg(feature = "analysis")]
+            InputKind::Command { shell } if shell != crate::shell::Shell::Unknown && outcome != Outcome::Deny => {
+                self.stricter_in_command(items, outcome)
+            }
+            _ => None,
+        }
+    }
+
+    /// [`Policy::stricter_by_paths`] for a command line: its named paths meet the path tools'
+    /// deny and confirm rules (a read tool's on every path, a write tool's on written ones),
+    /// then protection on written ones.
+    #[cfg(feature = "analysis")]
+    fn stricter_in_command(&self, items: &Items, outcome: Outcome) -> Option<PathFinding> {
+        let named = super::command_paths::named_paths(items, self.host());
+        if named.is_empty() {
+            return None;
+        }
+        let mut strictest: Option<PathFinding> = None;
+        for (tool, access) in &self.path_rule_tools {
+            let Some(rules) = self.tool(tool) else { continue };
+            let reads_only = *access == Some(super::PathAccess::Read);
+            for path in named.iter().filter(|p| p.written || reads_only) {
+                let subject = super::rules::Subject::guessed_path(&path.path);
+                // A rule on the whole tool (`/**`, `.*`: it matches a path no one names) is about
+                // the tool, not about paths: it does not reach the terminal.
+                let about_paths = |r: &super::rules::CompiledRule| {
+                    !WHOLE_TOOL_PROBES.iter().any(|probe| r.matcher.is_match(&super::rules::Subject::guessed_path(probe)))
+                };
+                let found = [(&rules.deny, Outcome::Deny, Reason::DenyRule), (&rules.confirm, Outcome::Confirm, Reason::ConfirmRule)]
+                    .into_iter()
+                    .find_map(|(set, outcome, reason)| set.first_match_where(&subject, about_paths).map(|r| (r.origin.clone(), outcome, reason)));
+                let Some((rule, found_outcome, reason)) = found else { continue };
+                if found_outcome <= outcome || strictest.as_ref().is_some_and(|s| s.outcome >= found_outcome) {
+                    continue;
+                }
+                let command = items.list.get(path.item).map_or("", |i| i.text.as_str());
+                let verb = if path.written { "writes" } else { "reads" };
+                let message = format!(
+                    "{} by the {tool} tool's {} rule {} \"{}\" of layer \"{}\": \"{command}\" {verb} \"{}\"",
+                    if found_outcome == Outcome::Deny { "Denied" } else { "Needs confirmation" },
+                    rule.list.settings_key(),
+                    rule.index,
+                    rule.pattern,
+                    rule.layer,
+                    path.path
+                );
+                let hit = Hit { item: Some(path.path.clone()), rule: Some(rule), detail: None };
+                strictest = Some(PathFinding { outcome: found_outcome, reason, message, hit, protected: None });
+            }
+        }
+        if strictest.is_some() || outcome != Outcome::Allow {
+            return strictest;
+        }
+        let (path, entry) = named.iter().filter(|p| p.written).find_map(|p| Some((p, self.protected.protecting(&p.path)?)))?;
+        let command = items.list.get(path.item).map_or("", |i| i.text.as_str());
+        Some(protected_finding(command, &path.path, entry))
     }
 
     /// Whether the tool is allowed unconditionally: no deny or confirm rules and an allowing default.
@@ -555,6 +648,34 @@ impl Policy {
             return finding(mode, reason, String::new());
         }
         finding(mode, reason, default_message(tool, mode, &source, rules.is_some(), items))
+    }
+}
+
+/// Paths no rule about particular paths names (a control character in each), absolute and
+/// relative: a rule that matches one is a rule on the whole tool.
+#[cfg(feature = "analysis")]
+const WHOLE_TOOL_PROBES: [&str; 2] = ["/\u{1}toolgate-probe\u{1}/\u{1}", "\u{1}toolgate-probe\u{1}"];
+
+/// A write to a protected path: it asks, naming the entry and why.
+fn protected_finding(call: &str, path: &str, entry: super::ProtectedPath) -> PathFinding {
+    let whose = entry.layer.as_ref().map_or_else(|| "built-in".to_owned(), |layer| format!("layer \"{layer}\"'s"));
+    let message = if call == path {
+        format!(
+            "Needs confirmation: \"{path}\" is a protected path ({whose} entry \"{}\": {}); writing it always asks",
+            entry.entry, entry.why
+        )
+    } else {
+        format!(
+            "Needs confirmation: \"{call}\" writes \"{path}\", a protected path ({whose} entry \"{}\": {}); writing it always asks",
+            entry.entry, entry.why
+        )
+    };
+    PathFinding {
+        outcome: Outcome::Confirm,
+        reason: Reason::ProtectedPath,
+        message,
+        hit: Hit { item: Some(path.to_owned()), rule: None, detail: None },
+        protected: Some(entry),
     }
 }
 

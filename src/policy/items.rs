@@ -94,6 +94,7 @@ impl ItemVerdict {
             pair: self.pair(),
             words: self.name.as_deref().map(|name| (name, self.args.as_slice())),
             leading: self.leading,
+            guessed_path: false,
         }
     }
 
@@ -180,7 +181,7 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
             }
             items.also_deny_checked = inputs;
         }
-        InputKind::Path | InputKind::PathPair => {
+        InputKind::Path { .. } | InputKind::PathPair => {
             for input in inputs {
                 items.list.push(ItemVerdict::plain(input.clone(), ItemKind::Path));
                 let normal = normalize_path(input);

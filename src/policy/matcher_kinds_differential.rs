@@ -975,6 +975,7 @@ impl Item {
             words: self.words.as_ref().map(|(name, args)| (name.as_str(), args.as_slice())),
             // As an item has it, or found per look-up.
             leading: (next(2) == 0).then(|| LeadingWord::of(&self.text)),
+            guessed_path: false,
         }
     }
 }
@@ -1176,7 +1177,10 @@ fn the_references_answer_their_sources_examples() {
     let deny_glob = |glob: &str, name: &str, args: &[&str]| {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let text = format!("{name} {}", args.join(" "));
-        glob_matches_past_wrappers(glob, &Subject { text: &text, pair: None, words: Some((name, &args)), leading: None })
+        glob_matches_past_wrappers(
+            glob,
+            &Subject { text: &text, pair: None, words: Some((name, &args)), leading: None, guessed_path: false },
+        )
     };
     assert!(deny_glob("npm test *", "timeout", &["30", "npm", "test"]));
     assert!(deny_glob("rm *", "rm", &["-rf", "tmp/"])); // `FOO=bar rm -rf tmp/`: the parser's words

@@ -11,6 +11,8 @@
 //! its input: that is the catalogue's job.
 
 pub mod catalogue;
+#[cfg(feature = "analysis")]
+mod command_paths;
 mod evaluate;
 pub mod examples;
 mod gates;
@@ -23,6 +25,7 @@ mod message_template;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;
+pub mod protected;
 #[cfg(feature = "analysis")]
 mod regex_facts;
 pub(crate) mod rules;
@@ -31,13 +34,16 @@ mod suggest;
 mod trust;
 mod word_index;
 
-pub use catalogue::{CatalogueName, InputKind};
+pub use catalogue::{CatalogueName, InputKind, PathAccess};
+#[cfg(feature = "analysis")]
+pub use command_paths::HostPaths;
 pub(crate) use evaluate::Explain;
 pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE};
 pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};
 pub use items::{ItemKind, ItemVerdict};
 pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestedMatcher, Suggestion, SuggestionForm};
+pub use protected::ProtectedPath;
 pub use rules::{ListKind, MatcherKind, RuleRef};
 pub use trust::Ignored;
 
@@ -257,6 +263,16 @@ pub struct LayerSpec {
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, ToolRulesSpec>"))]
     pub tools: BTreeMap<String, ToolRulesSpec>,
+    /// Paths whose writes always ask, beyond the built-in control plane ([`protected`]): path
+    /// patterns matched at any depth (or from `/` when absolute), in every platform's spelling.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub protected_paths: Vec<String>,
+    /// Built-in protected entries to lift, by their pattern (`.env`). Only a trusted managed
+    /// layer may; from any other layer they are ignored, and decisions say so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub unprotected_paths: Vec<String>,
 }
 
 /// A layer's tools from `(tool, rules)` pairs, inserted one at a time (a later pair for the same
@@ -272,7 +288,15 @@ pub(crate) fn tool_map(pairs: impl IntoIterator<Item = (String, ToolRulesSpec)>)
 
 impl Default for LayerSpec {
     fn default() -> Self {
-        LayerSpec { name: String::new(), kind: LayerKind::User, trusted: true, default_mode: None, tools: BTreeMap::new() }
+        LayerSpec {
+            name: String::new(),
+            kind: LayerKind::User,
+            trusted: true,
+            default_mode: None,
+            tools: BTreeMap::new(),
+            protected_paths: Vec::new(),
+            unprotected_paths: Vec::new(),
+        }
     }
 }
 
@@ -360,6 +384,12 @@ pub struct PolicySpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub presets: Vec<crate::presets::Preset>,
+    /// Where commands run: the home directory and working directory, so that `~`, `$HOME`,
+    /// `$PWD` and relative paths in command lines meet the path rules of the path tools.
+    #[cfg(feature = "analysis")]
+    #[serde(default, skip_serializing_if = "HostPaths::is_empty")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub host: HostPaths,
     /// The JSON Schema the file follows (`toolgate/policy.schema.json`), for editors: kept and
     /// written back, never read by the engine.
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
@@ -385,6 +415,8 @@ impl Default for PolicySpec {
             suggest: SuggestionForm::Regex,
             gates: None,
             presets: Vec::new(),
+            #[cfg(feature = "analysis")]
+            host: HostPaths::default(),
             schema: None,
         }
     }
@@ -459,6 +491,11 @@ pub struct Policy {
     ignored: Vec<Ignored>,
     /// Examples of the spec's rules that were not decided as their rule says.
     example_failures: Vec<ExampleFailure>,
+    /// The control plane: paths whose writes always ask.
+    protected: protected::ProtectedPaths,
+    /// Path tools with deny or confirm rules, and what they do with a path: their rules also
+    /// meet the paths a command line names.
+    path_rule_tools: Vec<(String, Option<PathAccess>)>,
 }
 
 impl Policy {
@@ -541,7 +578,31 @@ impl Policy {
         }
         let gates = spec.gates.clone().unwrap_or_else(|| gates::standard(&spec));
         let gate_messages = gates.iter().map(|g| g.message.as_deref().map(MessageTemplate::parse)).collect();
-        let mut policy = Policy { spec, tools, kinds, gates, gate_messages, layer_default, invalid, ignored, example_failures: Vec::new() };
+        let (protected, lift_notes) = protected::ProtectedPaths::of(&spec.layers);
+        ignored.extend(lift_notes);
+        let mut path_rule_tools: Vec<(String, Option<PathAccess>)> = tools
+            .iter()
+            .filter(|(_, index)| index.has_restrictions())
+            .filter_map(|(tool, _)| match kinds.get(tool) {
+                Some(InputKind::Path { access }) => Some((tool.clone(), Some(*access))),
+                Some(InputKind::PathPair) => Some((tool.clone(), None)),
+                _ => None,
+            })
+            .collect();
+        path_rule_tools.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut policy = Policy {
+            spec,
+            tools,
+            kinds,
+            gates,
+            gate_messages,
+            layer_default,
+            invalid,
+            ignored,
+            example_failures: Vec::new(),
+            protected,
+            path_rule_tools,
+        };
         if !with_examples.is_empty() {
             policy.example_failures = examples::check(&policy, &with_examples);
         }
@@ -572,6 +633,12 @@ impl Policy {
 
     pub(crate) fn tool(&self, tool: &str) -> Option<&ToolIndex> {
         self.tools.get(tool)
+    }
+
+    /// Where the host says commands run.
+    #[cfg(feature = "analysis")]
+    pub(crate) fn host(&self) -> &HostPaths {
+        &self.spec.host
     }
 
     pub(crate) fn gates(&self) -> &[Gate] {

@@ -167,7 +167,7 @@ fn input_patterns(kind: InputKind, inputs: &[String]) -> Vec<Suggestion> {
                 found.extend(suggest::common_parent_pattern(a, b));
             }
         }
-        InputKind::Path => found.extend(inputs.iter().filter_map(|p| suggest::path_pattern(p))),
+        InputKind::Path { .. } => found.extend(inputs.iter().filter_map(|p| suggest::path_pattern(p))),
         InputKind::Url => found.extend(inputs.iter().filter_map(|u| suggest::url_pattern(u))),
         InputKind::Query | InputKind::McpCall | InputKind::Opaque => {}
     }

@@ -250,6 +250,7 @@ fn deny_only(pattern: &str) -> Policy {
         trusted: true,
         default_mode: None,
         tools: [("terminal".to_owned(), rules)].into_iter().collect(),
+        ..LayerSpec::default()
     };
     Policy::new(PolicySpec { layers: vec![layer], ..PolicySpec::default() })
 }

@@ -135,11 +135,19 @@ pub struct Subject<'a> {
     pub words: Option<(&'a str, &'a [String])>,
     /// The text's leading word when already found (`LeadingWord::of(text)`), else found per look-up.
     pub leading: Option<LeadingWord>,
+    /// The text is a word of a command line that may or may not be a path: a path rule that
+    /// cannot relate it to its anchor does not match it, even in a deny or confirm list.
+    pub guessed_path: bool,
 }
 
 impl<'a> Subject<'a> {
     pub fn text(text: &'a str) -> Self {
-        Subject { text, pair: None, words: None, leading: None }
+        Subject { text, pair: None, words: None, leading: None, guessed_path: false }
+    }
+
+    /// A word of a command line that may name a path (see [`Subject::guessed_path`]).
+    pub fn guessed_path(text: &'a str) -> Self {
+        Subject { guessed_path: true, ..Subject::text(text) }
     }
 
     /// The command's first token: its word when analysed, else the text's first word.
@@ -296,10 +304,11 @@ impl Matcher {
                         && tokens.is_match(std::iter::once(basename(name)).chain(args.iter().copied())))
             }
             Matcher::Path { pattern, fail_closed, any_spelling, .. } => {
-                pattern.matches(subject.text).unwrap_or(*fail_closed)
+                let unrelated = *fail_closed && !subject.guessed_path;
+                pattern.matches(subject.text).unwrap_or(unrelated)
                     || any_spelling
                         .as_ref()
-                        .is_some_and(|folded| folded.matches(&super::path::any_platform_spelling(subject.text)).unwrap_or(*fail_closed))
+                        .is_some_and(|folded| folded.matches(&super::path::any_platform_spelling(subject.text)).unwrap_or(unrelated))
             }
             Matcher::Domain { glob, fail_closed, .. } => glob.matches_url(subject.text).unwrap_or(*fail_closed),
         }
@@ -799,7 +808,7 @@ mod tests {
             let words_of = (next(2) == 0).then_some((name, args.as_slice()));
             // Sometimes with its leading word already found, as an item's is.
             let leading = (next(2) == 0).then(|| LeadingWord::of(&text));
-            let subject = Subject { text: &text, pair, words: words_of, leading };
+            let subject = Subject { text: &text, pair, words: words_of, leading, guessed_path: false };
             let indexed = set.first_match(&subject).map(|r| r.origin.index);
             let scanned = set.first_match_by_scan(&subject).map(|r| r.origin.index);
             assert_eq!(indexed, scanned, "{subject:?}");
@@ -888,7 +897,7 @@ mod tests {
             for _ in 0..20 {
                 let (a, b) = (names[next(names.len())], names[next(names.len())]);
                 let text = format!("{a}:{b}");
-                let subject = Subject { text: &text, pair: Some((a, b)), words: None, leading: None };
+                let subject = Subject { text: &text, pair: Some((a, b)), words: None, leading: None, guessed_path: false };
                 let indexed = set.first_match(&subject).map(|r| r.origin.index);
                 assert_eq!(indexed, set.first_match_by_scan(&subject).map(|r| r.origin.index), "{subject:?}");
             }

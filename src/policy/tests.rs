@@ -9,7 +9,14 @@ fn rules(patterns: &[&str]) -> Vec<RuleSpec> {
 }
 
 fn layer(name: &str, kind: LayerKind, tool: &str, t: ToolRulesSpec) -> LayerSpec {
-    LayerSpec { name: name.into(), kind, trusted: true, default_mode: None, tools: [(tool.to_owned(), t)].into_iter().collect() }
+    LayerSpec {
+        name: name.into(),
+        kind,
+        trusted: true,
+        default_mode: None,
+        tools: [(tool.to_owned(), t)].into_iter().collect(),
+        ..LayerSpec::default()
+    }
 }
 
 fn allow(patterns: &[&str]) -> ToolRulesSpec {
@@ -603,6 +610,7 @@ mod properties {
             trusted: true,
             default_mode,
             tools: [("terminal".to_owned(), t)].into_iter().collect(),
+            ..LayerSpec::default()
         })
     }
 

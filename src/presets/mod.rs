@@ -642,6 +642,7 @@ pub fn layer(preset: Preset) -> LayerSpec {
         trusted: true,
         default_mode: None,
         tools: [(PRESET_TOOL.to_owned(), tool)].into_iter().collect(),
+        ..LayerSpec::default()
     }
 }
 
@@ -689,6 +690,7 @@ pub(crate) fn layers_for(presets: &[Preset], kinds: &FxHashMap<String, InputKind
             trusted: true,
             default_mode: None,
             tools: crate::policy::tool_map(tools.iter().map(|tool| ((*tool).clone(), rules.clone()))),
+            ..LayerSpec::default()
         });
     }
     layers

@@ -104,7 +104,7 @@ fn layer_from_settings(name: &str, kind: LayerKind, trusted: bool, settings: &Va
         };
         (tool, spec)
     }));
-    Ok((LayerSpec { name: name.to_owned(), kind, trusted, default_mode: permissions.default, tools }, legacy))
+    Ok((LayerSpec { name: name.to_owned(), kind, trusted, default_mode: permissions.default, tools, ..LayerSpec::default() }, legacy))
 }
 
 /// The shipped defaults as a layer: Zed's default terminal deny rules.
