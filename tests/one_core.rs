@@ -97,6 +97,7 @@ fn an_untrusted_layer_default_that_tightens_is_kept() {
         trusted,
         default_mode: None,
         tools: [("terminal".to_owned(), ToolRulesSpec { default_mode: Some(mode), ..ToolRulesSpec::default() })].into_iter().collect(),
+        ..LayerSpec::default()
     };
     let p = Policy::new(PolicySpec {
         layers: vec![layer("user", true, Outcome::Allow), layer("project", false, Outcome::Deny)],

@@ -57,6 +57,24 @@ const READERS: &[&str] = &[
     "dirname", "rev", "paste", "numfmt", "jq",
 ];
 
+/// Commands whose operands are files, so every operand counts as a path (beside [`READERS`]):
+/// Claude Code applies its Read and Edit rules to "file commands Claude Code recognizes in Bash,
+/// such as cat, head, tail, and sed" (code.claude.com/docs/en/permissions, "Read and Edit");
+/// these are the POSIX and GNU coreutils that copy, move, link, create, remove or change files,
+/// and the viewers and archivers that name them.
+const FILE_COMMANDS: &[&str] = &[
+    "cp", "mv", "install", "ln", "tee", "touch", "rm", "rmdir", "mkdir", "truncate", "dd", "chmod", "chown", "chgrp", "sed", "awk", "gawk",
+    "mawk", "nawk", "less", "more", "xxd", "od", "hexdump", "strings", "scp", "rsync", "tar", "zip", "unzip", "vi", "vim", "nano",
+];
+
+/// Whether a word of another command looks like a path: it has a `/`, starts with `.` or `~`,
+/// or has a dot inside (`key.pem`). A bare word (`build` in `npm run build`) is not taken for
+/// one: Claude Code reverted reading it as a path (anthropics/claude-code#91995 tells the story
+/// of `npm run build` denied under `Read(./**/build/**)`).
+fn looks_like_path(word: &str) -> bool {
+    word.contains('/') || word.starts_with(['.', '~']) || word.trim_matches('.').contains('.')
+}
+
 /// Whether the command only reads its operands.
 fn only_reads(name: &str, args: &[String], has_flag_hazard: bool) -> bool {
     let (name, _) = crate::shell::effective_command(name, args);
@@ -139,9 +157,11 @@ pub(crate) fn named_paths(items: &Items, host: &HostPaths) -> Vec<NamedPath> {
                 let flagged = item.hazards.iter().any(|h| h.kind == HazardKind::ExecutingFlag);
                 let written = !only_reads(name, &item.args, flagged);
                 let (program, program_args) = crate::shell::effective_command(name, &item.args);
-                let awk = matches!(program.rsplit('/').next().unwrap_or(program), "awk" | "gawk" | "mawk" | "nawk");
+                let base = program.rsplit('/').next().unwrap_or(program);
+                let awk = matches!(base, "awk" | "gawk" | "mawk" | "nawk");
+                let file_command = READERS.contains(&base) || FILE_COMMANDS.contains(&base);
                 for arg in &item.args {
-                    for word in candidates(arg) {
+                    for word in candidates(arg).filter(|w| file_command || looks_like_path(w)) {
                         push(word, written, at);
                     }
                 }

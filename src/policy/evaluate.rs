@@ -584,7 +584,9 @@ impl Policy {
                 };
                 let found = [(&rules.deny, Outcome::Deny, Reason::DenyRule), (&rules.confirm, Outcome::Confirm, Reason::ConfirmRule)]
                     .into_iter()
-                    .find_map(|(set, outcome, reason)| set.first_match_where(&subject, about_paths).map(|r| (r.origin.clone(), outcome, reason)));
+                    .find_map(|(set, outcome, reason)| {
+                        set.first_match_where(&subject, about_paths).map(|r| (r.origin.clone(), outcome, reason))
+                    });
                 let Some((rule, found_outcome, reason)) = found else { continue };
                 if found_outcome <= outcome || strictest.as_ref().is_some_and(|s| s.outcome >= found_outcome) {
                     continue;

@@ -66,25 +66,29 @@ pub enum FlagMatch {
     AwkProgram,
 }
 
-/// One entry of the table: which commands, which use, and why it matters.
+/// One entry of the table: which commands, which use, why it matters, and where that is shown.
 #[derive(Debug, Clone, Copy)]
 pub struct FlagRule {
     pub commands: &'static [&'static str],
     pub matches: FlagMatch,
     pub why: &'static str,
+    /// The manual page, advisory or peer rule that shows the flag runs or writes.
+    pub source: &'static str,
 }
+
+const CODEX_SAFE: &str = "Codex is_safe_command (openai/codex codex-rs/core/src/command_safety/is_safe_command.rs)";
 
 /// The flags that make read-only tools execute or write. Documented in the README.
 pub const EXECUTING_FLAGS: &[FlagRule] = &[
     FlagRule {
         commands: &["find"],
         matches: FlagMatch::Option(&["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]),
-        why: "find runs commands or deletes/writes files with this option",
+        why: "find runs commands or deletes/writes files with this option", source: "find(1); Codex is_safe_command (UNSAFE_FIND_OPTIONS); VS Code's chat.tools.terminal.autoApprove defaults"
     },
     FlagRule {
         commands: &["git"],
         matches: FlagMatch::GlobalOption(&["-c", "--config-env", "-p", "--paginate", "--exec-path"]),
-        why: "git's global option can set a pager or other command to run",
+        why: "git's global option can set a pager or other command to run", source: "git(1) -c, --config-env, -p, --exec-path; Codex is_safe_command (git -c/--config-env)"
     },
     FlagRule {
         commands: &["git"],
@@ -98,43 +102,80 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
             "--open-files-in-pager",
             "-O",
         ]),
-        why: "git writes a file or runs an external command with this option",
+        why: "git writes a file or runs an external command with this option", source: "git-diff(1) --output, --ext-diff; git-grep(1) -O; Codex is_safe_command (UNSAFE_GIT_FLAGS)"
     },
-    FlagRule { commands: &["rg"], matches: FlagMatch::Option(&["--pre"]), why: "ripgrep runs the --pre command on every file" },
+    FlagRule { commands: &["rg"], matches: FlagMatch::Option(&["--pre"]), why: "ripgrep runs the --pre command on every file", source: "rg(1) --pre; Codex is_safe_command" },
+    FlagRule {
+        commands: &["rg"],
+        matches: FlagMatch::Option(&["--hostname-bin", "--search-zip"]),
+        why: "ripgrep runs the --hostname-bin program, or decompression programs with --search-zip",
+        source: CODEX_SAFE,
+    },
+    FlagRule { commands: &["rg"], matches: FlagMatch::ShortCluster('z'), why: "rg -z runs decompression programs", source: CODEX_SAFE },
+    FlagRule {
+        commands: &["sed", "gsed"],
+        matches: FlagMatch::ShortCluster('I'),
+        why: "BSD sed -I edits files in place",
+        source: "FreeBSD/macOS sed(1) -I extension; VS Code's chat.tools.terminal.autoApprove defaults (sed with e, i, I, f)",
+    },
+    FlagRule {
+        commands: &["man"],
+        matches: FlagMatch::Option(&["-P", "--pager", "-H", "--html"]),
+        why: "man runs the given pager or browser command",
+        source: "man-db man(1) -P pager, -H browser; GTFOBins \"man\" (the pager runs commands)",
+    },
+    FlagRule {
+        commands: &["base64"],
+        matches: FlagMatch::Option(&["-o", "--output"]),
+        why: "base64 writes its output to a file",
+        source: "macOS/BSD base64(1) -o, --output; Codex is_safe_command (base64 without -o/--output)",
+    },
+    FlagRule {
+        commands: &["tree"],
+        matches: FlagMatch::ShortCluster('o'),
+        why: "tree -o writes its output to a file",
+        source: "tree(1) -o filename",
+    },
+    FlagRule {
+        commands: &["date"],
+        matches: FlagMatch::Option(&["-s", "--set"]),
+        why: "date -s sets the system clock",
+        source: "GNU date(1) -s, --set",
+    },
     FlagRule {
         commands: &["sed", "gsed"],
         matches: FlagMatch::Option(&["--in-place", "-f", "--file"]),
-        why: "sed edits files in place, or reads a script that cannot be checked",
+        why: "sed edits files in place, or reads a script that cannot be checked", source: "sed(1) -i, -f; VS Code's chat.tools.terminal.autoApprove defaults (sed with e, i, I, f)"
     },
-    FlagRule { commands: &["sed", "gsed"], matches: FlagMatch::ShortCluster('i'), why: "sed -i edits files in place" },
-    FlagRule { commands: &["sed", "gsed"], matches: FlagMatch::SedScript, why: "the sed script executes commands (e) or writes files (w)" },
+    FlagRule { commands: &["sed", "gsed"], matches: FlagMatch::ShortCluster('i'), why: "sed -i edits files in place", source: "sed(1) -i; VS Code's chat.tools.terminal.autoApprove defaults" },
+    FlagRule { commands: &["sed", "gsed"], matches: FlagMatch::SedScript, why: "the sed script executes commands (e) or writes files (w)", source: "GNU sed manual, \"e command\" and \"w filename\"; Claude Code advisory: sed command validation bypass allows arbitrary file writes (fixed in 2.0.31)" },
     FlagRule {
         commands: &["awk", "gawk", "mawk", "nawk"],
         matches: FlagMatch::AwkProgram,
-        why: "the awk program can run commands or write files",
+        why: "the awk program can run commands or write files", source: "POSIX awk: system(), print > file, command | getline"
     },
     FlagRule {
         commands: &["awk", "gawk", "mawk", "nawk"],
         matches: FlagMatch::Option(&["-f", "--file"]),
-        why: "the awk program comes from a file that cannot be checked",
+        why: "the awk program comes from a file that cannot be checked", source: "POSIX awk -f progfile"
     },
-    FlagRule { commands: &["xargs"], matches: FlagMatch::Always, why: "xargs runs its arguments as a command" },
-    FlagRule { commands: &["eval", "source", "."], matches: FlagMatch::Always, why: "runs text or a script as shell commands" },
+    FlagRule { commands: &["xargs"], matches: FlagMatch::Always, why: "xargs runs its arguments as a command", source: "xargs(1); VS Code's chat.tools.terminal.autoApprove defaults (xargs asks)" },
+    FlagRule { commands: &["eval", "source", "."], matches: FlagMatch::Always, why: "runs text or a script as shell commands", source: "bash(1), eval and source builtins; VS Code's chat.tools.terminal.autoApprove defaults (eval asks)" },
     FlagRule {
         commands: &["python", "python2", "python3", "pypy", "pypy3"],
         matches: FlagMatch::ShortCluster('c'),
-        why: "python -c runs inline code",
+        why: "python -c runs inline code", source: "python(1) -c"
     },
-    FlagRule { commands: &["perl"], matches: FlagMatch::ShortCluster('e'), why: "perl -e runs inline code" },
-    FlagRule { commands: &["perl"], matches: FlagMatch::ShortCluster('E'), why: "perl -E runs inline code" },
-    FlagRule { commands: &["ruby"], matches: FlagMatch::ShortCluster('e'), why: "ruby -e runs inline code" },
+    FlagRule { commands: &["perl"], matches: FlagMatch::ShortCluster('e'), why: "perl -e runs inline code", source: "perlrun(1) -e" },
+    FlagRule { commands: &["perl"], matches: FlagMatch::ShortCluster('E'), why: "perl -E runs inline code", source: "perlrun(1) -E" },
+    FlagRule { commands: &["ruby"], matches: FlagMatch::ShortCluster('e'), why: "ruby -e runs inline code", source: "ruby(1) -e" },
     FlagRule {
         commands: &["node", "nodejs", "bun", "deno"],
         matches: FlagMatch::Option(&["-e", "--eval", "-p", "--print", "eval"]),
-        why: "runs inline JavaScript",
+        why: "runs inline JavaScript", source: "node(1) -e, -p; deno eval; bun -e"
     },
-    FlagRule { commands: &["php"], matches: FlagMatch::Option(&["-r", "--run"]), why: "php -r runs inline code" },
-    FlagRule { commands: &["lua", "luajit"], matches: FlagMatch::Option(&["-e"]), why: "lua -e runs inline code" },
+    FlagRule { commands: &["php"], matches: FlagMatch::Option(&["-r", "--run"]), why: "php -r runs inline code", source: "php(1) -r" },
+    FlagRule { commands: &["lua", "luajit"], matches: FlagMatch::Option(&["-e"]), why: "lua -e runs inline code", source: "lua(1) -e" },
     FlagRule {
         commands: &["tar", "gtar", "bsdtar"],
         matches: FlagMatch::Option(&[
@@ -146,13 +187,13 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
             "--new-volume-script",
             "-F",
         ]),
-        why: "tar runs an external command with this option",
+        why: "tar runs an external command with this option", source: "GNU tar manual: --to-command, --use-compress-program, --checkpoint-action, --info-script, --new-volume-script"
     },
-    FlagRule { commands: &["zip"], matches: FlagMatch::Option(&["-TT", "--unzip-command"]), why: "zip runs the given test command" },
+    FlagRule { commands: &["zip"], matches: FlagMatch::Option(&["-TT", "--unzip-command"]), why: "zip runs the given test command", source: "zip(1) -TT, --unzip-command" },
     FlagRule {
         commands: &["sort"],
         matches: FlagMatch::Option(&["-o", "--output", "--compress-program"]),
-        why: "sort writes its output to a file or runs a compressor",
+        why: "sort writes its output to a file or runs a compressor", source: "sort(1) -o, --compress-program"
     },
     FlagRule {
         commands: &["curl"],
@@ -174,9 +215,9 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
             "--stderr",
             "--output-dir",
         ]),
-        why: "curl writes a file (or reads its options from one) with this option",
+        why: "curl writes a file (or reads its options from one) with this option", source: "curl(1) -o, -O, -D, -c, -K, --trace, --libcurl, --stderr, --output-dir"
     },
-    FlagRule { commands: &["env"], matches: FlagMatch::Option(&["-S", "--split-string"]), why: "env -S splits a string into a command" },
+    FlagRule { commands: &["env"], matches: FlagMatch::Option(&["-S", "--split-string"]), why: "env -S splits a string into a command", source: "env(1) -S, --split-string" },
 ];
 
 /// Shells whose `-c` script is analysed as commands of its own.
