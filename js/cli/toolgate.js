@@ -168,6 +168,10 @@ function check(positionals, options) {
     print(decision.message);
     if (decision.rule) print(`rule: ${ruleLine(decision.rule)}`);
     if (decision.matchedInput !== undefined) print(`matched: ${decision.matchedInput}`);
+    if (decision.protectedPath) {
+      const p = decision.protectedPath;
+      print(`protected path: ${p.entry} (${p.layer ? `layer "${p.layer}"` : 'built-in'}): ${p.why}${p.source ? ` [${p.source}]` : ''}`);
+    }
     if (decision.defaultSource) {
       const { scope, layer } = decision.defaultSource;
       print(`default: ${scope === 'tool' ? "the tool's" : 'the global'} default${layer ? ` of layer "${layer}"` : " of the policy"}`);

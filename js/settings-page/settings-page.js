@@ -822,6 +822,8 @@ class SettingsPage {
         h('p', { class: `tg-verdict tg-outcome-${d.outcome}`, id: 'tg-try-verdict', tabindex: '-1' }, OUTCOME_TEXT[d.outcome]),
         h('p', { id: 'tg-try-message' }, d.message),
         d.rule ? h('p', { class: 'tg-hint', id: 'tg-try-rule' }, 'Decided by ', code(d.rule.pattern), ` — ${LIST_TEXT[d.rule.list] ?? d.rule.list} #${d.rule.index + 1} of `, code(d.rule.tool), ` in the ${d.rule.layer} layer`) : null,
+        d.protectedPath ? h('p', { class: 'tg-hint', id: 'tg-try-protected' }, 'Protected path ', code(d.protectedPath.entry),
+          ` (${d.protectedPath.layer ? `added by the ${d.protectedPath.layer} layer` : 'built in'}): ${d.protectedPath.why}. Writes to it always ask.`) : null,
         d.defaultSource ? h('p', { class: 'tg-hint' }, `Decided by the ${d.defaultSource.scope === 'tool' ? 'tool\'s' : 'global'} default${d.defaultSource.layer ? ` of the ${d.defaultSource.layer} layer` : ''}.`) : null,
         d.cannotVouch ? h('p', { class: 'tg-hint' }, `Allow rules are off for this line: ${d.cannotVouch}`) : null,
         ...(d.ignored ?? []).map((i) => h('p', { class: 'tg-hint' }, i.message)),

@@ -54,6 +54,8 @@ export function decodeDecision(memory, slotsPtr, slotsLen, textPtr, textLen) {
   if (rule !== null) decision.rule = rule;
   const matchedInput = read();
   if (matchedInput !== null) decision.matchedInput = matchedInput;
+  const protectedPath = read();
+  if (protectedPath !== null) decision.protectedPath = protectedPath;
   const defaultSource = readDefaultSource();
   if (defaultSource !== null) decision.defaultSource = defaultSource;
   const items = [];

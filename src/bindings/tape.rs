@@ -181,6 +181,7 @@ pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
             tape.string(&decision.message);
             rule_ref(tape, decision.rule.as_deref())?;
             decision.matched_input.serialize(&mut *tape)?;
+            decision.protected_path.serialize(&mut *tape)?;
             default_source(tape, decision.default_source.as_ref());
             tape.slots.push(decision.items.len() as f64);
             for item in &decision.items {

@@ -495,6 +495,7 @@ pub struct Policy {
     protected: protected::ProtectedPaths,
     /// Path tools with deny or confirm rules, and what they do with a path: their rules also
     /// meet the paths a command line names.
+    #[cfg(feature = "analysis")]
     path_rule_tools: Vec<(String, Option<PathAccess>)>,
 }
 
@@ -580,6 +581,7 @@ impl Policy {
         let gate_messages = gates.iter().map(|g| g.message.as_deref().map(MessageTemplate::parse)).collect();
         let (protected, lift_notes) = protected::ProtectedPaths::of(&spec.layers);
         ignored.extend(lift_notes);
+        #[cfg(feature = "analysis")]
         let mut path_rule_tools: Vec<(String, Option<PathAccess>)> = tools
             .iter()
             .filter(|(_, index)| index.has_restrictions())
@@ -589,6 +591,7 @@ impl Policy {
                 _ => None,
             })
             .collect();
+        #[cfg(feature = "analysis")]
         path_rule_tools.sort_by(|a, b| a.0.cmp(&b.0));
         let mut policy = Policy {
             spec,
@@ -601,6 +604,7 @@ impl Policy {
             ignored,
             example_failures: Vec::new(),
             protected,
+            #[cfg(feature = "analysis")]
             path_rule_tools,
         };
         if !with_examples.is_empty() {

@@ -16,6 +16,7 @@ mod rm_guard;
 
 #[cfg(feature = "analysis")]
 pub(crate) use hazards::command_chain;
+#[cfg(feature = "analysis")]
 pub(crate) use hazards::effective_command;
 pub(crate) use hazards::unwrap_once;
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};

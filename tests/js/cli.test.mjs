@@ -37,6 +37,12 @@ const policyFile = file('policy.json', {
   ],
 });
 
+const pathRulesFile = file('paths.json', {
+  defaultMode: 'allow',
+  host: { home: '/home/u', cwd: '/work' },
+  layers: [{ name: 'user', tools: { read_file: { alwaysDeny: [{ path: '/home/u/.ssh/**' }] } } }],
+});
+
 test('the package declares the bin, a Node script', () => {
   assert.equal(manifest.bin.toolgate, './cli/toolgate.js');
   assert.match(readFileSync(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/);
@@ -78,6 +84,19 @@ test('check explains the decision; the exit code is the outcome (0 allow, 3 conf
   assert.equal(hazard.code, 3, 'a redirect to a file is never allowed by ^ls\\b: the default asks');
   assert.match(hazard.stdout, /hazard outputRedirect \(out\.txt\)/);
   assert.match(hazard.stdout, /default: the global default of the policy/);
+});
+
+test('check names the protected path and the path rule that reached a command line', () => {
+  const protectedWrite = toolgate('check', policyFile, 'move_path', 'src/a.json', 'src/.vscode/settings.json');
+  assert.equal(protectedWrite.code, 3, 'an allow rule does not lift a protected path');
+  assert.match(protectedWrite.stdout, /^confirm \(protectedPath\)\n/);
+  assert.match(protectedWrite.stdout, /\nprotected path: \.vscode \(built-in\): VS Code's workspace settings/);
+  assert.match(protectedWrite.stdout, /\nmatched: src\/\.vscode\/settings\.json\n/);
+
+  const reached = toolgate('check', pathRulesFile, 'terminal', 'cat ~/.ssh/id_rsa');
+  assert.equal(reached.code, 4);
+  assert.match(reached.stdout, /^deny \(denyRule\)\nDenied by the read_file tool's always_deny rule 0 "\/home\/u\/\.ssh\/\*\*" of layer "user": "cat ~\/\.ssh\/id_rsa" reads "\/home\/u\/\.ssh\/id_rsa"\n/);
+  assert.match(reached.stdout, /\nrule: layer "user", read_file alwaysDeny\[0\] \(path\) \/home\/u\/\.ssh\/\*\*\n/);
 });
 
 test('check --json prints the Decision; several inputs make one call', () => {

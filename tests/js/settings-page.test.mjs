@@ -195,6 +195,16 @@ test('try a call: per sub-command verdicts with rule and layer; a permission but
   await page.fill('#tg-try-input-0', 'ls && sudo rm -rf build');
   await waitForText(page, '#tg-try-verdict', /Refused/);
   assert.match(await page.textContent('#tg-try-rule'), /\^sudo\\b.*in the managed layer/);
+  // An edit_file deny rule reaches a redirect of the terminal, naming the tool whose rule it is.
+  await page.fill('#tg-try-input-0', 'echo KEY=1 >> .env');
+  await waitForText(page, '#tg-try-verdict', /Refused/);
+  assert.match(await page.textContent('#tg-try-rule'), /\\\.env.*of edit_file in the user layer/);
+  // A write to the control plane asks although an allow rule covers it, naming the entry.
+  await page.selectOption('#tg-try-tool', 'edit_file');
+  await page.fill('#tg-try-input-0', 'src/.vscode/settings.json');
+  await waitForText(page, '#tg-try-verdict', /Asks first/);
+  assert.match(await page.textContent('#tg-try-protected'), /^Protected path \.vscode \(built in\): VS Code's workspace settings/);
+  await page.selectOption('#tg-try-tool', 'terminal');
   // Cursor's MCP decision, with "Add to allowlist".
   await page.selectOption('#tg-try-tool', '__cursor_mcp__');
   await page.fill('#tg-try-input-0', 'linear');

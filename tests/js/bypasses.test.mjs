@@ -1,0 +1,35 @@
+// The table of published bypasses (tests/fixtures/bypasses.json) through the packed package's
+// bindings (Node build): the same rows tests/bypasses.rs replays natively, decided by
+// `toolgate/engine` as an extension host calls it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installPackage } from './install-package.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const table = JSON.parse(readFileSync(join(here, '..', 'fixtures', 'bypasses.json'), 'utf8'));
+const { Policy } = installPackage()('toolgate/engine');
+
+test('every published bypass is held and every benign call runs, through the bindings', () => {
+  const policies = new Map(Object.entries(table.policies).map(([name, spec]) => [name, new Policy(spec)]));
+  const failures = [];
+  try {
+    for (const row of table.cases) {
+      assert.ok(row.source, `${row.name}: a row needs its source`);
+      const policy = policies.get(row.policy);
+      assert.ok(policy, `${row.name}: no policy ${row.policy}`);
+      const d = policy.decide(row.tool, row.inputs.length === 1 ? row.inputs[0] : row.inputs);
+      const wrong = row.outcome !== undefined
+        ? d.outcome !== row.outcome || (row.reason !== undefined && d.reason !== row.reason)
+        : d.outcome === row.never;
+      if (wrong) failures.push(`${row.name}: ${JSON.stringify(row.inputs)} → ${d.outcome} (${d.reason}) ${d.message}`);
+      if (d.reason === 'protectedPath') assert.ok(d.protectedPath?.entry && d.protectedPath.why, `${row.name}: the entry is named`);
+    }
+  } finally {
+    for (const policy of policies.values()) policy.free();
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(table.cases.length >= 75);
+});
