@@ -103,6 +103,8 @@ function bundlerFriendlyRequires(glue) {
 
 // The MCP server guard: plain CommonJS over the engine's Node build (Node only: it reads and watches files).
 cpSync(join(root, 'js', 'mcp-server'), join(pkg, 'mcp-server'), { recursive: true });
+// Paths as the file system resolves them (`toolgate/node-paths`): plain CommonJS for Node hosts.
+cpSync(join(root, 'js', 'node-paths'), join(pkg, 'node-paths'), { recursive: true });
 // The command line (`npx toolgate …`): plain CommonJS over the Node build of `toolgate/tools` (engine, lint, import/export).
 cpSync(join(root, 'js', 'cli'), join(pkg, 'cli'), { recursive: true });
 // The policy file's JSON Schema, generated from the Rust types (tests/schema.rs keeps it current).
@@ -136,11 +138,12 @@ const manifest = {
     './tools/web': toolsWeb,
     './tools/toolgate_tools_bg.wasm': './tools/web/toolgate_tools_bg.wasm',
     './mcp-server': { types: './mcp-server/index.d.ts', default: './mcp-server/index.js' },
+    './node-paths': { types: './node-paths/index.d.ts', default: './node-paths/index.js' },
     './package.json': './package.json',
     './policy.schema.json': './policy.schema.json',
   },
   bin: { toolgate: './cli/toolgate.js' },
-  files: ['node/', 'web/', 'engine/', 'tools/', 'resilient/', 'mcp-server/', 'cli/', 'policy.schema.json', 'README.md'],
+  files: ['node/', 'web/', 'engine/', 'tools/', 'resilient/', 'mcp-server/', 'node-paths/', 'cli/', 'policy.schema.json', 'README.md'],
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -148,4 +151,4 @@ copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
 // The settings page (`toolgate/settings-page`): its own wasm module, the page, the host half; adds its exports.
 await buildSettingsPage({ root, pkg, run, optimize });
 await Promise.all(optimising);
-console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/`);
+console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/, node-paths/`);

@@ -1,5 +1,6 @@
 // Compiled with `tsc --strict`: the generated types must describe the API as documented,
 // and wrong usage must be a type error (each @ts-expect-error fails the build if it stops erroring).
+import { decideOnDisk, type DiskDecision } from 'toolgate/node-paths';
 import { McpPolicy, decideMcp, addToAllowlist, splitToolName, validateName, parseEntry, formatEntry, type McpDecision, type McpSettings, type Problem } from 'toolgate';
 import init, { initSync, decideMcp as webDecide } from 'toolgate/web';
 
@@ -134,10 +135,23 @@ const wrong: 'yes' = engine.outcome('terminal');
 // @ts-expect-error rule lists hold objects with a pattern
 new Policy({ layers: [{ name: 'u', tools: { terminal: { alwaysAllow: ['^ls'] } } }] });
 
+// The control plane and where commands run: layers protect more paths, the host names home and cwd.
+const guarded = new Policy({
+  host: { home: '/home/u', cwd: '/work' },
+  toolKinds: { open_file: { kind: 'path', access: 'read' } },
+  layers: [{ name: 'admin', kind: 'managed', protectedPaths: ['deploy/**'], unprotectedPaths: ['.env'], tools: {} }],
+});
+const protectedEntry: string | undefined = guarded.decide('edit_file', '.vscode/settings.json').protectedPath?.entry;
+// @ts-expect-error a path tool reads or writes
+new Policy({ toolKinds: { open_file: { kind: 'path', access: 'execute' } } });
+const onDisk: DiskDecision = decideOnDisk(guarded, 'read_file', 'docs/link', { cwd: '/work' });
+const resolvedFrom: string[] | undefined = onDisk.resolvedFrom;
+
 async function engineInWebview(): Promise<string> {
   await initEngine();
   return new WebPolicy(spec).outcome('terminal', 'ls');
 }
 
 export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview, psItems, zedSpec, zedWhere, zedSettings, matcher, itemKinds, problems, ignoredLayers, suggested };
+export { protectedEntry, resolvedFrom };
 export { known, run, entry, offer, reason, fast, list, server, code, webview, parsedServer, formattedEntry, mcpReason, notAReason };
