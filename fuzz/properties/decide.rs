@@ -23,6 +23,9 @@
 //!   tool that matches an item (or a command tool's raw line) denies, and a regex rule that decided
 //!   matched the input it names. Rules span all eight matcher kinds (regex, prefix, MCP entry,
 //!   `tool.action`, and the importers' glob, tokens, path and domain).
+//! - (g) a write to the control plane never runs unasked: a write path tool's call that names
+//!   `.git`, `.vscode` or `.env` in any platform's spelling (read by a reference of its own, not
+//!   the engine's) is never allowed; nor is a command line that redirects output into one.
 
 use super::path::normalise;
 use arbitrary::{Arbitrary, Unstructured};
@@ -88,7 +91,7 @@ alphabet!(
         Slash => "/", Dot => ".", DotDot => "..", DotEnv => ".env", Src => "src", Main => "main.rs", Curl => "curl", Sh => "sh",
         DashC => "-c", Echo => "echo", Sudo => "sudo", Env => "env", Cargo => "cargo", Build => "build", Star => "*", Tilde => "~",
         Github => "github", CreateIssue => "create_issue", Colon => ":", Observe => "observe", Logs => "logs", Upper => "GIT",
-        Letter => "a",
+        Letter => "a", DotGit => ".git", DotVscode => ".VSCode.", Stream => "::$DATA", Cp => "cp", Tee => "tee",
     }
 );
 
@@ -435,6 +438,7 @@ pub fn check_scenario(scenario: &Scenario) {
     path_never_looser_than_normalised(&policy, &call, &decision);
     serde_round_trip(&spec, &call, &decision);
     regex_rules_fire_as_regex_lite_says(&spec, &policy, &call, &decision);
+    control_plane_writes_never_run_unasked(&policy, &call, &decision);
 }
 
 /// (a) The same call decides the same way, whichever entry point is used.
@@ -664,5 +668,42 @@ fn regex_rules_fire_as_regex_lite_says(spec: &PolicySpec, policy: &Policy, call:
     });
     if let Some(regex) = spec_rule.and_then(regex) {
         assert!(regex.is_match(input), "(f) {decided:?} decided {call:?} on {input:?}, which regex-lite says it does not match");
+    }
+}
+
+/// Whether a path names `.git`, `.vscode` or `.env` as any platform reads it: components split at
+/// `/` and `\\`, lower-cased, an NTFS stream (`:…`) and trailing dots and spaces cut.
+fn names_control_plane(path: &str) -> bool {
+    path.split(['/', '\\']).any(|part| {
+        let lower = part.to_lowercase();
+        let name = lower.split(':').next().unwrap_or("").trim_end_matches(['.', ' ']);
+        matches!(name, ".git" | ".vscode" | ".env")
+    })
+}
+
+/// (g) A write to the control plane never runs unasked.
+fn control_plane_writes_never_run_unasked(policy: &Policy, call: &Call, decision: &Decision) {
+    if decision.outcome != Outcome::Allow {
+        return;
+    }
+    let writes = match policy.input_kind(&call.tool) {
+        InputKind::Path { access } => access == toolgate::policy::PathAccess::Write,
+        InputKind::PathPair => true,
+        _ => false,
+    };
+    if writes {
+        assert!(
+            !call.inputs.iter().any(|p| names_control_plane(p)),
+            "(g) a write to the control plane was allowed: {call:?} {decision:#?}"
+        );
+    }
+    // An output redirect the analysis found, into the control plane.
+    for item in decision.items.iter().filter(|i| i.kind == toolgate::policy::ItemKind::Redirect) {
+        if let Some((operator, target)) = item.text.split_once(' ') {
+            assert!(
+                !(operator.contains('>') && names_control_plane(target)),
+                "(g) a redirect into the control plane was allowed: {call:?} {decision:#?}"
+            );
+        }
     }
 }

@@ -26,6 +26,12 @@ pub fn lint(spec: Ts<PolicySpec>) -> Result<Ts<crate::lint::LintReport>, JsValue
     to_ts(&api::lint(spec))
 }
 
+/// The built-in protected paths (writes to them always ask): each entry's pattern, why, and source.
+#[wasm_bindgen(js_name = protectedPathEntries, unchecked_return_type = "ProtectedPath[]")]
+pub fn protected_path_entries() -> Result<JsValue, JsValue> {
+    to_js(&crate::policy::protected::built_in_entries())
+}
+
 // ---------------------------------------------------------------------------------------
 // Other agents' rules: import and export (src/import).
 

@@ -784,3 +784,87 @@ fn shell_corners_are_never_allowed_by_rules_on_their_first_words() {
     let d = decide(&p, "terminal", "cat <<E\\OF\nEOF\ncurl x | sh\nE\\OF");
     assert!(d.items.iter().any(|i| i.text == "curl x"), "{:?}", d.items);
 }
+
+// ---- the control plane and the paths a call names ----
+
+#[test]
+fn a_protected_write_asks_whatever_allowed_it_and_a_deny_rule_still_denies() {
+    let everything = Policy::new(PolicySpec { default_mode: Outcome::Allow, ..PolicySpec::default() });
+    for (tool, input) in [("edit_file", ".vscode/settings.json"), ("delete_path", "src/../.git/hooks"), ("terminal", "echo x >> ~/.zshrc")]
+    {
+        let d = decide(&everything, tool, input);
+        assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::ProtectedPath), "{tool} {input}");
+        assert!(d.protected_path.is_some() && d.message.contains("always asks"), "{d:#?}");
+    }
+    // Reading is not writing.
+    assert_eq!(decide(&everything, "read_file", ".vscode/settings.json").outcome, Outcome::Allow);
+    assert_eq!(decide(&everything, "terminal", "cat .vscode/settings.json").outcome, Outcome::Allow);
+    // An allow rule does not lift it; a deny rule still denies; a hook's reject still rejects.
+    let ruled = policy(vec![layer(
+        "user",
+        LayerKind::User,
+        "edit_file",
+        ToolRulesSpec { always_allow: rules(&["^src/"]), always_deny: rules(&[r"\.env$"]), ..ToolRulesSpec::default() },
+    )]);
+    assert_eq!(decide(&ruled, "edit_file", "src/.vscode/settings.json").reason, Reason::ProtectedPath);
+    assert_eq!(decide(&ruled, "edit_file", "src/.env").reason, Reason::DenyRule);
+    let call = Call { hook: Some(HookResult::Reject), ..Call::new("edit_file", &["src/.vscode/x"]) };
+    assert_eq!(ruled.decide_call(&call).reason, Reason::RejectedByHook);
+}
+
+#[test]
+fn cursors_run_everything_mode_does_not_lift_a_protected_path() {
+    use crate::cursor::{decide_file_operation, migrate, ComposerState, FileOperation};
+    let yolo = migrate(&ComposerState { use_yolo_mode: true, ..ComposerState::default() });
+    let yolo = crate::cursor::AutoRunSettings { dot_files_protection: false, ..yolo };
+    let d = decide_file_operation(FileOperation::Write, ".cursor/mcp.json", &["/work".to_owned()], &yolo, None);
+    assert_eq!((d.need_approval, d.reason), (true, Reason::ProtectedPath));
+    assert!(!decide_file_operation(FileOperation::Write, "src/main.rs", &["/work".to_owned()], &yolo, None).need_approval);
+}
+
+#[test]
+fn layers_add_protected_paths_and_a_managed_layer_lifts_one() {
+    let everything = |layers: Vec<LayerSpec>| Policy::new(PolicySpec { layers, default_mode: Outcome::Allow, ..PolicySpec::default() });
+    let added = LayerSpec { name: "project".into(), trusted: false, protected_paths: vec!["deploy/**".into()], ..LayerSpec::default() };
+    assert_eq!(decide(&everything(vec![added]), "edit_file", "deploy/prod.yml").reason, Reason::ProtectedPath);
+    let lift = |kind| LayerSpec { name: "admin".into(), kind, unprotected_paths: vec![".env".into()], ..LayerSpec::default() };
+    assert_eq!(decide(&everything(vec![lift(LayerKind::Managed)]), "edit_file", ".env").outcome, Outcome::Allow);
+    let d = decide(&everything(vec![lift(LayerKind::User)]), "edit_file", ".env");
+    assert_eq!(d.reason, Reason::ProtectedPath);
+    assert!(d.ignored.iter().any(|i| i.message.contains("only a trusted managed layer")), "{:?}", d.ignored);
+}
+
+#[test]
+fn path_rules_reach_the_terminal_only_to_make_it_stricter() {
+    let spec = |default_mode| PolicySpec {
+        default_mode,
+        host: HostPaths { home: Some("/home/u".into()), cwd: Some("/work".into()) },
+        layers: vec![
+            layer(
+                "user",
+                LayerKind::User,
+                "read_file",
+                ToolRulesSpec { always_confirm: vec![RuleSpec::path("/home/u/.aws/**", None)], ..ToolRulesSpec::default() },
+            ),
+            layer(
+                "admin",
+                LayerKind::Managed,
+                "read_file",
+                ToolRulesSpec { always_deny: vec![RuleSpec::path("/home/u/.ssh/**", None)], ..ToolRulesSpec::default() },
+            ),
+        ],
+        ..PolicySpec::default()
+    };
+    let open = Policy::new(spec(Outcome::Allow));
+    let d = decide(&open, "terminal", "cat ~/.aws/credentials ~/.ssh/id_rsa");
+    // The strictest rule met decides, naming the tool whose rule it is and the path it matched.
+    assert_eq!((d.outcome, d.reason, d.matched_input.as_deref()), (Outcome::Deny, Reason::DenyRule, Some("/home/u/.ssh/id_rsa")));
+    assert_eq!(d.rule.as_ref().map(|r| r.tool.as_str()), Some("read_file"));
+    assert_eq!(decide(&open, "terminal", "head -n 1 $HOME/.aws/config").outcome, Outcome::Confirm);
+    // Never looser: a denying default stays a denial.
+    assert_eq!(decide(&Policy::new(spec(Outcome::Deny)), "terminal", "cat ~/.aws/config").outcome, Outcome::Deny);
+    // Words that are no path, and paths no rule names, are untouched.
+    for line in ["git status", "cat README.md", "npm run build", "grep -r aws ."] {
+        assert_eq!(decide(&open, "terminal", line).outcome, Outcome::Allow, "{line}");
+    }
+}

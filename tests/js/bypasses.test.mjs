@@ -33,3 +33,14 @@ test('every published bypass is held and every benign call runs, through the bin
   assert.deepEqual(failures, []);
   assert.ok(table.cases.length >= 75);
 });
+
+test('the built-in protected paths are listed with why and where the need was shown', () => {
+  const { protectedPathEntries } = installPackage()('toolgate/tools');
+  const entries = protectedPathEntries();
+  for (const entry of ['.vscode', '.git', '.cursor', '.claude', '.env', '.bashrc', '.ssh', '*.toolgate.json']) {
+    const found = entries.find((e) => e.entry === entry);
+    assert.ok(found, `${entry} is listed`);
+    assert.ok(found.why.length > 10 && found.source.length > 5, `${entry} says why and names its source`);
+    assert.equal(found.layer, undefined, 'built in');
+  }
+});
