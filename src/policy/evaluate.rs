@@ -551,6 +551,9 @@ impl Policy {
         match kind {
             InputKind::Path { access: super::PathAccess::Read } => None,
             InputKind::Path { .. } | InputKind::PathPair if outcome == Outcome::Allow => {
+                if !self.protected.may_protect_any(items.list.iter().map(|i| i.text.as_str())) {
+                    return None;
+                }
                 let (path, entry) = items.list.iter().find_map(|i| Some((i.text.as_str(), self.protected.protecting(&i.text)?)))?;
                 Some(protected_finding(path, path, entry))
             }
@@ -567,6 +570,12 @@ impl Policy {
     /// then protection on written ones.
     #[cfg(feature = "analysis")]
     fn stricter_in_command(&self, items: &Items, outcome: Outcome) -> Option<PathFinding> {
+        // Nothing to meet: no path rules, and protection only turns an allow into a question.
+        if self.path_rule_tools.is_empty()
+            && (outcome != Outcome::Allow || !self.protected.may_protect_any(items.list.iter().map(|i| i.text.as_str())))
+        {
+            return None;
+        }
         let named = super::command_paths::named_paths(items, self.host());
         if named.is_empty() {
             return None;

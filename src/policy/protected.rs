@@ -9,6 +9,7 @@
 //! `.git./config` and `.vscode::$DATA` are protected too. A layer adds entries with
 //! `protectedPaths`; a managed layer may lift built-in ones with `unprotectedPaths`.
 
+use super::literal_sieve::LiteralSieve;
 use super::matchers::PathPattern;
 use super::path::any_platform_spelling;
 use super::{LayerKind, LayerSpec};
@@ -152,20 +153,84 @@ pub struct ProtectedPath {
 #[derive(Debug, Clone)]
 struct Compiled {
     matcher: Result<PathPattern, String>,
+    /// The pattern's longest run of plain characters within a name (`.vscode`, `.code-workspace`):
+    /// a path without it cannot match, so most paths skip the matcher. Measured on an allowed
+    /// `edit_file src/app/main.rs` (native, release, minimum of five alternating runs): 450 ns a
+    /// decision before protection; 30–35 µs matching all 31 built-in entries; 800 ns with each
+    /// literal searched first; 470–520 ns with the literals in one sieve read over the path as
+    /// written, before it is folded (`ProtectedPaths::may_protect_any`).
+    literal: String,
     entry: ProtectedPath,
+}
+
+/// The longest run of characters a glob reads literally within one name: every path the
+/// pattern matches contains it (lower case, as patterns and paths are compared).
+fn required_literal(pattern: &str) -> String {
+    let mut runs = vec![String::new()];
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            // A class stands for one unknown character: skip to its end.
+            '[' => {
+                // As the matcher reads a class: `!` or `^` negates, a `]` first is a member.
+                let mut first = true;
+                for inner in chars.by_ref() {
+                    if first && matches!(inner, '!' | '^') {
+                        continue;
+                    }
+                    if inner == ']' && !first {
+                        break;
+                    }
+                    first = false;
+                }
+                runs.push(String::new());
+            }
+            // An escaped character is literal, but taken as unknown here: shorter is still sound.
+            '\\' => {
+                chars.next();
+                runs.push(String::new());
+            }
+            // A segment's end: a run inside one name survives every spelling of the separators
+            // and trailing dots or spaces around it.
+            '*' | '?' | '/' => runs.push(String::new()),
+            other => runs.last_mut().into_iter().for_each(|run| run.push(other)),
+        }
+    }
+    runs.into_iter().max_by_key(String::len).unwrap_or_default().to_lowercase()
 }
 
 fn compile(pattern: &str, layer: Option<&str>, why: &str, source: &str) -> Compiled {
     let anchored = if pattern.starts_with('/') { pattern.to_lowercase() } else { format!("/**/{}", pattern.to_lowercase()) };
     Compiled {
         matcher: PathPattern::new(&anchored, None),
+        literal: required_literal(pattern),
         entry: ProtectedPath { entry: pattern.to_owned(), layer: layer.map(str::to_owned), why: why.to_owned(), source: source.to_owned() },
     }
 }
 
+/// The built-in entries, and their literals in one sieve (bit `i` for entry `i`), so a path is
+/// read once to find the few entries whose literal it contains.
+struct BuiltIn {
+    entries: Vec<Compiled>,
+    sieve: LiteralSieve,
+}
+
+fn built_in_set() -> &'static BuiltIn {
+    static BUILT: OnceLock<BuiltIn> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let entries: Vec<Compiled> = BUILT_IN.iter().map(|e| compile(e.pattern, None, e.why, e.source)).collect();
+        let mut sieve = LiteralSieve::default();
+        for entry in &entries {
+            // Every built-in literal is non-empty, lower-case ASCII, and there are fewer than the
+            // sieve holds (a test checks).
+            let _ = sieve.add(&entry.literal, true);
+        }
+        BuiltIn { entries, sieve }
+    })
+}
+
 fn built_in() -> &'static [Compiled] {
-    static BUILT: OnceLock<Vec<Compiled>> = OnceLock::new();
-    BUILT.get_or_init(|| BUILT_IN.iter().map(|e| compile(e.pattern, None, e.why, e.source)).collect())
+    &built_in_set().entries
 }
 
 /// Every built-in entry: pattern, why, source (for the documentation and the settings page).
@@ -211,6 +276,14 @@ impl ProtectedPaths {
         (paths, notes)
     }
 
+    /// Whether any of `texts` (a command line's items) may name a protected path: false only
+    /// when the policy adds no entry and no ASCII text holds a built-in entry's literal in any
+    /// case — then no word of them can, whatever its quoting, and nothing needs to be read.
+    pub fn may_protect_any<'t>(&self, mut texts: impl Iterator<Item = &'t str>) -> bool {
+        let sieve = &built_in_set().sieve;
+        !self.added.is_empty() || texts.any(|text| !text.is_ascii() || sieve.present(text) != 0)
+    }
+
     /// The entry protecting `path`, if one does.
     pub fn protecting(&self, path: &str) -> Option<ProtectedPath> {
         let mut spelled = any_platform_spelling(path);
@@ -218,9 +291,12 @@ impl ProtectedPaths {
             // A relative path lies below some directory: the entries match at any depth.
             spelled.insert(0, '/');
         }
-        let lifted = |c: &&Compiled| c.entry.layer.is_none() && self.lifted.iter().any(|l| l.eq_ignore_ascii_case(&c.entry.entry));
-        let entries = built_in().iter().filter(|c| !lifted(c)).chain(self.added.iter());
-        for compiled in entries {
+        let lifted = |c: &Compiled| c.entry.layer.is_none() && self.lifted.iter().any(|l| l.eq_ignore_ascii_case(&c.entry.entry));
+        let set = built_in_set();
+        let present = set.sieve.present(&spelled);
+        let built_ins = set.entries.iter().enumerate().filter(|(bit, _)| present & (1u64 << bit) != 0).map(|(_, c)| c);
+        let added = self.added.iter().filter(|c| c.matcher.is_err() || spelled.contains(c.literal.as_str()));
+        for compiled in built_ins.filter(|c| !lifted(c)).chain(added) {
             match &compiled.matcher {
                 Ok(pattern) if pattern.matches(&spelled) == Some(true) => return Some(compiled.entry.clone()),
                 Ok(_) => {}
@@ -281,6 +357,44 @@ mod tests {
         for path in ["src/main.rs", ".github/workflows/ci.yml", "docs/.vscode.md", ".environment", "git/config", "README.md", ".gitignore"]
         {
             assert_eq!(protects(&paths, path), None, "{path}");
+        }
+    }
+
+    /// The required literal never skips a path its pattern matches: random patterns and paths
+    /// from a small alphabet, matched with and without the check.
+    #[test]
+    fn the_required_literal_never_skips_a_match() {
+        let mut next = crate::test_support::random_below(0x51EF_0001);
+        let pattern_pieces = ["a", ".b", "*", "**", "?", "[ab]", "[]a]", "[!a]b", "[^]]", "/", "c.d", "\\*", "x"];
+        let path_pieces = ["a", ".b", "/", "c.d", "x", "ab", "*", "A", "b", "]"];
+        let mut matched = 0;
+        for _ in 0..20_000 {
+            let pattern: String = (0..1 + next(5)).map(|_| pattern_pieces[next(pattern_pieces.len())]).collect();
+            let path: String = (0..1 + next(7)).map(|_| path_pieces[next(path_pieces.len())]).collect();
+            let compiled = compile(&pattern, None, "", "");
+            let Ok(matcher) = &compiled.matcher else { continue };
+            let mut spelled = any_platform_spelling(&path);
+            if !spelled.starts_with('/') {
+                spelled.insert(0, '/');
+            }
+            if matcher.matches(&spelled) == Some(true) {
+                matched += 1;
+                assert!(
+                    spelled.contains(compiled.literal.as_str()),
+                    "{pattern:?} matches {path:?} but {:?} is not in it",
+                    compiled.literal
+                );
+            }
+        }
+        assert!(matched > 500, "only {matched} matches: the test would not see a wrong literal");
+    }
+
+    #[test]
+    fn every_built_in_entry_has_a_literal_in_the_sieve() {
+        assert!(BUILT_IN.len() <= crate::policy::literal_sieve::CAPACITY);
+        for entry in built_in() {
+            assert!(entry.matcher.is_ok() && !entry.literal.is_empty(), "{:?}", entry.entry);
+            assert!(entry.literal.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()), "{:?}", entry.literal);
         }
     }
 
