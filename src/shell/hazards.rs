@@ -137,6 +137,12 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
         source: "tree(1) -o filename",
     },
     FlagRule {
+        commands: &["top"],
+        matches: FlagMatch::Option(&["-k", "-r"]),
+        why: "top kills or renices processes with this option",
+        source: "VS Code's chat.tools.terminal.autoApprove defaults (microsoft/vscode @00a3a64: /top\\b.*-(k|r)\\b/ asks)",
+    },
+    FlagRule {
         commands: &["date"],
         matches: FlagMatch::Option(&["-s", "--set"]),
         why: "date -s sets the system clock",
