@@ -823,7 +823,7 @@ class SettingsPage {
         h('p', { id: 'tg-try-message' }, d.message),
         d.rule ? h('p', { class: 'tg-hint', id: 'tg-try-rule' }, 'Decided by ', code(d.rule.pattern), ` — ${LIST_TEXT[d.rule.list] ?? d.rule.list} #${d.rule.index + 1} of `, code(d.rule.tool), ` in the ${d.rule.layer} layer`) : null,
         d.protectedPath ? h('p', { class: 'tg-hint', id: 'tg-try-protected' }, 'Protected path ', code(d.protectedPath.entry),
-          ` (${d.protectedPath.layer ? `added by the ${d.protectedPath.layer} layer` : 'built in'}): ${d.protectedPath.why}. Writes to it always ask.`) : null,
+          ` (${d.protectedPath.layer ? `added by the ${d.protectedPath.layer} layer` : 'built in'})${d.protectedPath.source ? ` — source: ${d.protectedPath.source}` : ''}. No rule or mode lifts it.`) : null,
         d.defaultSource ? h('p', { class: 'tg-hint' }, `Decided by the ${d.defaultSource.scope === 'tool' ? 'tool\'s' : 'global'} default${d.defaultSource.layer ? ` of the ${d.defaultSource.layer} layer` : ''}.`) : null,
         d.cannotVouch ? h('p', { class: 'tg-hint' }, `Allow rules are off for this line: ${d.cannotVouch}`) : null,
         ...(d.ignored ?? []).map((i) => h('p', { class: 'tg-hint' }, i.message)),
@@ -1061,6 +1061,8 @@ const ITEM_TEXT = { allow: 'allowed', confirm: 'asks', deny: 'refused', none: 'n
 
 /** A part of the call: covered by an allow rule, matched by the deciding rule, or neither. */
 function itemVerdict(item, d) {
+  // An allow rule covered it, but writing a protected path asks all the same.
+  if (d.protectedPath && d.matchedInput === item.text) return ['confirm', undefined];
   if (item.allowedBy) return ['allow', item.allowedBy];
   if (d.rule && d.matchedInput === item.text && d.rule.list !== 'alwaysAllow') return [d.outcome, d.rule];
   return ['none', undefined];

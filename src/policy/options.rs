@@ -238,7 +238,18 @@ impl Policy {
     }
 
     /// The buttons for a permission prompt about this call, writing "always" choices to `layer`.
+    /// A write to a protected path gets only "Allow" and "Deny": no "always" choice could lift it.
     pub fn permission_options(&self, tool: &str, inputs: &[String], layer: &str) -> Vec<PermissionOption> {
+        let once = || {
+            [
+                PermissionOption { kind: OptionKind::AllowOnce, label: "Allow".into(), pattern: None, change: None },
+                PermissionOption { kind: OptionKind::DenyOnce, label: "Deny".into(), pattern: None, change: None },
+            ]
+        };
+        let decision = self.decide(tool, inputs);
+        if decision.reason == super::Reason::ProtectedPath {
+            return once().into();
+        }
         let mut options = vec![PermissionOption {
             kind: OptionKind::AlwaysAllowTool,
             label: format!("Always allow {}", display_name(tool)),
@@ -253,7 +264,6 @@ impl Policy {
         }];
         if is_granular(self.input_kind(tool)) {
             // A button for a part an allow rule already covers would change nothing.
-            let decision = self.decide(tool, inputs);
             let covered = |source: &str| decision.items.iter().any(|i| i.text == source && i.allowed_by.is_some());
             for s in self.suggestions(tool, inputs).into_iter().filter(|s| !covered(&s.source)) {
                 options.push(PermissionOption {
@@ -270,8 +280,7 @@ impl Policy {
                 });
             }
         }
-        options.push(PermissionOption { kind: OptionKind::AllowOnce, label: "Allow".into(), pattern: None, change: None });
-        options.push(PermissionOption { kind: OptionKind::DenyOnce, label: "Deny".into(), pattern: None, change: None });
+        options.extend(once());
         options
     }
 }

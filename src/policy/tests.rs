@@ -796,6 +796,10 @@ fn a_protected_write_asks_whatever_allowed_it_and_a_deny_rule_still_denies() {
         assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::ProtectedPath), "{tool} {input}");
         assert!(d.protected_path.is_some() && d.message.contains("always asks"), "{d:#?}");
     }
+    // Its prompt offers no "always" choice: none could lift it.
+    let kinds: Vec<OptionKind> =
+        everything.permission_options("edit_file", &[".vscode/settings.json".to_owned()], "user").into_iter().map(|o| o.kind).collect();
+    assert_eq!(kinds, [OptionKind::AllowOnce, OptionKind::DenyOnce]);
     // Reading is not writing.
     assert_eq!(decide(&everything, "read_file", ".vscode/settings.json").outcome, Outcome::Allow);
     assert_eq!(decide(&everything, "terminal", "cat .vscode/settings.json").outcome, Outcome::Allow);

@@ -203,7 +203,8 @@ test('try a call: per sub-command verdicts with rule and layer; a permission but
   await page.selectOption('#tg-try-tool', 'edit_file');
   await page.fill('#tg-try-input-0', 'src/.vscode/settings.json');
   await waitForText(page, '#tg-try-verdict', /Asks first/);
-  assert.match(await page.textContent('#tg-try-protected'), /^Protected path \.vscode \(built in\): VS Code's workspace settings/);
+  assert.match(await page.textContent('#tg-try-protected'), /^Protected path \.vscode \(built in\) — source: CVE-2025-53773/);
+  assert.deepEqual(await page.locator('#tg-try-options button').allTextContents(), ['Allow', 'Deny'], 'no "always" choice can lift it');
   await page.selectOption('#tg-try-tool', 'terminal');
   // Cursor's MCP decision, with "Add to allowlist".
   await page.selectOption('#tg-try-tool', '__cursor_mcp__');
