@@ -521,7 +521,12 @@ impl Policy {
             Message::Text(text) => text,
             Message::Standard => explain_reason(reason, tool, &hit, &items),
         };
-        let suggestions = if explain == Explain::Full && allow_tried && outcome != Outcome::Allow && reason != Reason::HookAsked {
+        // No allow rule could lift a hook's question or a protected path: nothing to suggest.
+        let suggestions = if explain == Explain::Full
+            && allow_tried
+            && outcome != Outcome::Allow
+            && !matches!(reason, Reason::HookAsked | Reason::ProtectedPath)
+        {
             self.suggestions_for(tool, &items)
         } else {
             Vec::new()

@@ -197,7 +197,8 @@ test('try a call: per sub-command verdicts with rule and layer; a permission but
   assert.match(await page.textContent('#tg-try-rule'), /\^sudo\\b.*in the managed layer/);
   // An edit_file deny rule reaches a redirect of the terminal, naming the tool whose rule it is.
   await page.fill('#tg-try-input-0', 'echo KEY=1 >> .env');
-  await waitForText(page, '#tg-try-verdict', /Refused/);
+  await waitForText(page, '#tg-try-rule', /edit_file/);
+  assert.equal(await page.textContent('#tg-try-verdict'), 'Refused');
   assert.match(await page.textContent('#tg-try-rule'), /\\\.env.*of edit_file in the user layer/);
   // A write to the control plane asks although an allow rule covers it, naming the entry.
   await page.selectOption('#tg-try-tool', 'edit_file');
