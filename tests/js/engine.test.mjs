@@ -66,10 +66,13 @@ test('terminal commands are decided per sub-command, and explained', () => {
   assert.equal(hidden.outcome, 'deny');
   const hard = policy.decide('terminal', 'sudo rm -rf -- "$HOME"');
   assert.equal(hard.reason, 'hardcodedDeny');
-  const redirect = policy.decide('terminal', 'ls > ~/.bashrc');
+  const redirect = policy.decide('terminal', 'ls > notes.txt');
   assert.equal(redirect.outcome, 'allow', 'the project default allows; no rule vouched for the redirect');
   assert.equal(redirect.reason, 'toolDefault');
-  assert.deepEqual(redirect.items.map((i) => [i.text, i.kind, (i.hazards ?? []).map((h) => h.kind)]), [['ls', 'command', ['outputRedirect']], ['> ~/.bashrc', 'redirect', ['outputRedirect']]]);
+  assert.deepEqual(redirect.items.map((i) => [i.text, i.kind, (i.hazards ?? []).map((h) => h.kind)]), [['ls', 'command', ['outputRedirect']], ['> notes.txt', 'redirect', ['outputRedirect']]]);
+  // The same default does not lift a write to a shell start-up file.
+  const startup = policy.decide('terminal', 'ls > ~/.bashrc');
+  assert.deepEqual([startup.outcome, startup.reason, startup.protectedPath?.entry, startup.matchedInput], ['confirm', 'protectedPath', '.bashrc', '~/.bashrc']);
   const plain = policy.decide('terminal', 'ls -la && git status');
   assert.deepEqual(plain.items.map((i) => [i.text, i.allowedBy?.pattern]), [['ls -la', '^ls\\b'], ['git status', '^git\\s+(status|log|diff)\\b']]);
   assert.ok(plain.items.every((i) => !('hazards' in i)), 'items without hazards omit the field');
