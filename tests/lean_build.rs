@@ -96,3 +96,15 @@ fn mcp_entries_and_tool_actions_still_decide() {
     assert_eq!(decide(&gasoline, "gasoline", &["OBSERVE", "logs"]).outcome, Outcome::Allow);
     assert_ne!(decide(&gasoline, "gasoline", &["interact", "click"]).outcome, Outcome::Allow);
 }
+
+#[test]
+fn a_write_a_default_allows_asks_without_the_protected_path_list() {
+    let open = policy(serde_json::json!({ "catalogue": "cursor", "defaultMode": "allow" }));
+    for path in ["src/main.rs", ".vscode/settings.json"] {
+        let d = decide(&open, "write_file", &[path]);
+        assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::ProtectedPath), "{path}: {}", d.message);
+        assert!(d.message.contains("toolgate/engine"), "{}", d.message);
+    }
+    // MCP calls are what this build decides, as the full core does.
+    assert_eq!(decide(&open, "mcp", &["github", "create_issue"]).outcome, Outcome::Allow);
+}

@@ -553,8 +553,12 @@ impl Policy {
     /// rule meeting a path a command line reads or writes, else a write to a protected path
     /// (which only turns an allow into a question). Never looser than `outcome`.
     fn stricter_by_paths(&self, kind: InputKind, items: &Items, outcome: Outcome) -> Option<PathFinding> {
+        // Without the analysis no item is read here (see the arms below).
+        #[cfg(not(feature = "analysis"))]
+        let _ = items;
         match kind {
             InputKind::Path { access: super::PathAccess::Read } => None,
+            #[cfg(feature = "analysis")]
             InputKind::Path { .. } | InputKind::PathPair if outcome == Outcome::Allow => {
                 if !self.protected.may_protect_any(items.list.iter().map(|i| i.text.as_str())) {
                     return None;
@@ -562,6 +566,15 @@ impl Policy {
                 let (path, entry) = items.list.iter().find_map(|i| Some((i.text.as_str(), self.protected.protecting(&i.text)?)))?;
                 Some(protected_finding(path, path, entry))
             }
+            // Without the list (the MCP entry's build), any write a default would allow asks.
+            #[cfg(not(feature = "analysis"))]
+            InputKind::Path { .. } | InputKind::PathPair if outcome == Outcome::Allow => Some(PathFinding {
+                outcome: Outcome::Confirm,
+                reason: Reason::ProtectedPath,
+                message: "this build of toolgate (its MCP entry) does not carry the protected-path list, so every write asks; toolgate/engine decides path tools".to_owned(),
+                hit: Hit::default(),
+                protected: None,
+            }),
             #[cfg(feature = "analysis")]
             InputKind::Command { shell } if shell != crate::shell::Shell::Unknown && outcome != Outcome::Deny => {
                 self.stricter_in_command(items, outcome)
@@ -673,6 +686,7 @@ impl Policy {
 const WHOLE_TOOL_PROBES: [&str; 2] = ["/\u{1}toolgate-probe\u{1}/\u{1}", "\u{1}toolgate-probe\u{1}"];
 
 /// A write to a protected path: it asks, naming the entry and why.
+#[cfg(feature = "analysis")]
 fn protected_finding(call: &str, path: &str, entry: super::ProtectedPath) -> PathFinding {
     let whose = entry.layer.as_ref().map_or_else(|| "built-in".to_owned(), |layer| format!("layer \"{layer}\"'s"));
     let message = if call == path {

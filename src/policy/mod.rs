@@ -491,7 +491,10 @@ pub struct Policy {
     ignored: Vec<Ignored>,
     /// Examples of the spec's rules that were not decided as their rule says.
     example_failures: Vec<ExampleFailure>,
-    /// The control plane: paths whose writes always ask.
+    /// The control plane: paths whose writes always ask. A build without the analysis (the MCP
+    /// entry's) decides no path tool through its bindings and carries no list: there a write a
+    /// default would allow asks.
+    #[cfg(feature = "analysis")]
     protected: protected::ProtectedPaths,
     /// Path tools with deny or confirm rules, and what they do with a path: their rules also
     /// meet the paths a command line names.
@@ -579,8 +582,12 @@ impl Policy {
         }
         let gates = spec.gates.clone().unwrap_or_else(|| gates::standard(&spec));
         let gate_messages = gates.iter().map(|g| g.message.as_deref().map(MessageTemplate::parse)).collect();
-        let (protected, lift_notes) = protected::ProtectedPaths::of(&spec.layers);
-        ignored.extend(lift_notes);
+        #[cfg(feature = "analysis")]
+        let protected = {
+            let (protected, lift_notes) = protected::ProtectedPaths::of(&spec.layers);
+            ignored.extend(lift_notes);
+            protected
+        };
         #[cfg(feature = "analysis")]
         let mut path_rule_tools: Vec<(String, Option<PathAccess>)> = tools
             .iter()
@@ -603,6 +610,7 @@ impl Policy {
             invalid,
             ignored,
             example_failures: Vec::new(),
+            #[cfg(feature = "analysis")]
             protected,
             #[cfg(feature = "analysis")]
             path_rule_tools,

@@ -9,6 +9,10 @@
 //! `.git./config` and `.vscode::$DATA` are protected too. A layer adds entries with
 //! `protectedPaths`; a managed layer may lift built-in ones with `unprotectedPaths`.
 
+// The MCP entry's build (no `analysis`) decides no path tool through its bindings: it keeps only
+// [`ProtectedPath`], and the linker drops the list.
+#![cfg_attr(not(feature = "analysis"), allow(dead_code, unused_imports))]
+
 use super::literal_sieve::LiteralSieve;
 use super::matchers::PathPattern;
 use super::path::any_platform_spelling;
