@@ -75,13 +75,6 @@ fn looks_like_path(word: &str) -> bool {
     word.contains('/') || word.starts_with(['.', '~']) || word.trim_matches('.').contains('.')
 }
 
-/// Whether the command only reads its operands.
-fn only_reads(name: &str, args: &[String], has_flag_hazard: bool) -> bool {
-    let (name, _) = crate::shell::effective_command(name, args);
-    let base = name.rsplit('/').next().unwrap_or(name);
-    !has_flag_hazard && READERS.contains(&base)
-}
-
 /// Whether a word can name a path at all: not a URL, not empty, not an option without a value.
 fn path_like(word: &str) -> bool {
     !word.is_empty() && !word.contains("://") && !word.starts_with('-')
@@ -154,12 +147,14 @@ pub(crate) fn named_paths(items: &Items, host: &HostPaths) -> Vec<NamedPath> {
             }
             ItemKind::Command => {
                 let Some(name) = item.name.as_deref() else { continue };
-                let flagged = item.hazards.iter().any(|h| h.kind == HazardKind::ExecutingFlag);
-                let written = !only_reads(name, &item.args, flagged);
+                // What runs, through its wrappers (`sudo tee x` writes x).
                 let (program, program_args) = crate::shell::effective_command(name, &item.args);
                 let base = program.rsplit('/').next().unwrap_or(program);
+                let reader = READERS.contains(&base);
+                // A reader only reads, unless a flag of the hazard table makes it write (`sort -o`).
+                let written = !reader || item.hazards.iter().any(|h| h.kind == HazardKind::ExecutingFlag);
                 let awk = matches!(base, "awk" | "gawk" | "mawk" | "nawk");
-                let file_command = READERS.contains(&base) || FILE_COMMANDS.contains(&base);
+                let file_command = reader || FILE_COMMANDS.contains(&base);
                 for arg in &item.args {
                     for word in candidates(arg).filter(|w| file_command || looks_like_path(w)) {
                         push(word, written, at);
