@@ -67,8 +67,10 @@ const builds = [
   { target: 'web', dir: 'engine/web', name: 'toolgate_engine', type: 'module', features: ['--no-default-features', '--features', 'engine'] },
   // The engine plus lint, import/export and the settings validator (`toolgate/tools`): what a CLI, a
   // settings page's host or an importer needs, kept out of the module that only decides.
-  { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'tools'] },
-  { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'tools'] },
+  // Built with the settings page's glue to its host (feature `webview`, which adds the MCP API and
+  // gloo), so the page's module is this one: one .wasm for the CLI, a host and the webview.
+  { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'webview'] },
+  { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'webview'] },
 ];
 for (const { target, dir, name, type, features } of builds) {
   const out = join(pkg, dir);
@@ -79,6 +81,7 @@ for (const { target, dir, name, type, features } of builds) {
   if (type === 'commonjs') {
     snippetsToCommonJs(join(out, 'snippets'));
     bundlerFriendlyRequires(join(out, `${name}.js`));
+    readsSharedWasm(join(out, `${name}.js`), name);
   }
   // Tells Node how to load this folder's .js: CommonJS for the Node builds, ESM for the web builds.
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
@@ -93,6 +96,30 @@ for (const { target, dir, name, type, features } of builds) {
 function makeResilient(out, name, type) {
   writeResilientLib(join(pkg, 'resilient'));
   makeResilientEntry({ dir: out, name, type, libDir: join(pkg, 'resilient') });
+}
+
+/**
+ * One .wasm per module: the Node glue reads the web build's file (`../web/<name>_bg.wasm`), the
+ * same bytes, unless a copy sits next to the glue — where a bundled extension puts it.
+ */
+function readsSharedWasm(glue, name) {
+  const source = readFileSync(glue, 'utf8');
+  const line = `const wasmPath = \`\${__dirname}/${name}_bg.wasm\`;`;
+  if (!source.includes(line)) throw new Error(`${glue}: wasm-bindgen's wasmPath line not found; has its output changed?`);
+  writeFileSync(glue, source.replace(line, `const wasmPath = (() => {
+    const beside = require('path').join(__dirname, '${name}_bg.wasm');
+    return require('fs').existsSync(beside) ? beside : require('path').join(__dirname, '..', 'web', '${name}_bg.wasm');
+})();`));
+}
+
+/** The Node build's .wasm is the web build's, byte for byte: keep the web one only. */
+function dropNodeCopies() {
+  for (const { target, dir, name } of builds.filter((b) => b.target === 'nodejs')) {
+    const nodeWasm = join(pkg, dir, `${name}_bg.wasm`);
+    const webWasm = join(pkg, dirname(dir) === '.' ? 'web' : join(dirname(dir), 'web'), `${name}_bg.wasm`);
+    if (!readFileSync(nodeWasm).equals(readFileSync(webWasm))) throw new Error(`${nodeWasm} differs from ${webWasm}: the Node build cannot share the web build's module`);
+    rmSync(nodeWasm);
+  }
 }
 
 /** The Node glue writes require(String.raw`./x.js`); bundlers only follow string literals. */
@@ -149,6 +176,7 @@ const manifest = {
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
 // The settings page (`toolgate/settings-page`): its own wasm module, the page, the host half; adds its exports.
-await buildSettingsPage({ root, pkg, run, optimize });
+await buildSettingsPage({ root, pkg });
 await Promise.all(optimising);
+dropNodeCopies();
 console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/, node-paths/`);

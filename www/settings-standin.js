@@ -93,7 +93,7 @@ const context = () => ({
 
 async function start() {
   const { loadCore } = await import('/pkg/settings-page/settings-page.js');
-  const core = await import('/pkg/settings-page/toolgate_settings.js');
+  const core = await import('/pkg/tools/web/toolgate_tools_raw.js');
   await loadCore();
   const host = createSettingsHost({
     core,

@@ -30,13 +30,13 @@ export async function buildExtension({ quiet = false } = {}) {
     outfile: join(dist, 'extension.js'), logLevel: quiet ? 'silent' : 'warning',
   });
   const toolgate = join(link, '.');
-  cpSync(join(toolgate, 'node', 'toolgate_bg.wasm'), join(dist, 'toolgate_bg.wasm'));
-  cpSync(join(toolgate, 'tools', 'node', 'toolgate_tools_bg.wasm'), join(dist, 'toolgate_tools_bg.wasm'));
-  cpSync(join(toolgate, 'settings-page'), join(dist, 'settings-page'), {
-    recursive: true,
-    // The webview needs the page's modules, style and snippets; not the host half or declarations.
-    filter: (src) => !/(\.d\.ts|\.md|host\.c?js|host\.mjs|package\.json)$/.test(src),
-  });
+  cpSync(join(toolgate, 'web', 'toolgate_bg.wasm'), join(dist, 'toolgate_bg.wasm'));
+  cpSync(join(toolgate, 'tools', 'web', 'toolgate_tools_bg.wasm'), join(dist, 'toolgate_tools_bg.wasm'));
+  // The webview: the page's script and style beside its module, the tools' web build (raw glue,
+  // snippets, .wasm); not the host half, the resilient wrapper or declarations.
+  const webOnly = (src) => !/(\.d\.ts|\.md|host\.c?js|host\.mjs|package\.json|toolgate_tools\.js)$/.test(src);
+  cpSync(join(toolgate, 'settings-page'), join(dist, 'webview', 'settings-page'), { recursive: true, filter: webOnly });
+  cpSync(join(toolgate, 'tools', 'web'), join(dist, 'webview', 'tools', 'web'), { recursive: true, filter: webOnly });
   return dist;
 }
 

@@ -126,8 +126,9 @@ export const __toolgate = {
   }
   const registries = source.split('new FinalizationRegistry(').length - 1;
   const patched = source.replaceAll('new FinalizationRegistry(', '__toolgateFinalizationRegistry(');
-  if (registries !== [...source.matchAll(/^const \w+Finalization = /gm)].length) {
-    throw new Error(`${where}: expected one FinalizationRegistry per class`);
+  // One per class, and one for the closures handed to JavaScript (the settings page's listeners).
+  if (registries !== [...source.matchAll(/^const (\w+Finalization|CLOSURE_DTORS) = /gm)].length) {
+    throw new Error(`${where}: expected one FinalizationRegistry per class and one for closures`);
   }
   return `${patched}
 // --- Added by toolgate's build (js/resilient/prepare.mjs): re-instantiation after a trap. ---

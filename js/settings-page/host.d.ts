@@ -1,9 +1,9 @@
 // The host half of toolgate's settings page (`toolgate/settings-page/host`). See PROTOCOL.md.
-import type { PageContext, PageSettings, Problem, SettingsValidation } from './toolgate_settings.js';
+import type { PageContext, PageSettings, Problem, SettingsValidation } from '../tools/web/toolgate_tools.js';
 import type { CompleteSettings, HostMessage, WebviewMessage } from './protocol.js';
 
 export type { CompleteSettings, HostMessage, WebviewMessage } from './protocol.js';
-export type { PageContext, PageSettings, Problem, SettingsValidation } from './toolgate_settings.js';
+export type { PageContext, PageSettings, Problem, SettingsValidation } from '../tools/web/toolgate_tools.js';
 
 /** The protocol version this host speaks. */
 export declare const PROTOCOL_VERSION: 1;

@@ -17,8 +17,8 @@ const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAP
 
 /**
  * The page's HTML for a webview: the strict Content-Security-Policy (scripts and styles from
- * `cspSource` only, plus 'wasm-unsafe-eval' to compile the core; no inline script or style, no
- * `connect-src`), the stylesheet and the page's module. `scriptUri` / `styleUri` are the webview
+ * `cspSource` only, plus 'wasm-unsafe-eval' to compile the core; no inline script or style;
+ * `connect-src` only to `cspSource`, to fetch the core's .wasm), the stylesheet and the page's module. `scriptUri` / `styleUri` are the webview
  * URIs of `settings-page.js` / `settings-page.css` (vscode.Uri or string).
  */
 function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permissions', lang = 'en', storageKey } = {}) {
@@ -27,7 +27,7 @@ function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permis
       throw new TypeError(`settingsPageHtml: ${name} is required`);
     }
   }
-  const csp = `default-src 'none'; script-src ${cspSource} 'wasm-unsafe-eval'; style-src ${cspSource}`;
+  const csp = `default-src 'none'; script-src ${cspSource} 'wasm-unsafe-eval'; style-src ${cspSource}; connect-src ${cspSource}`;
   const key = storageKey === undefined ? '' : ` data-storage-key="${escapeHtml(storageKey)}"`;
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">

@@ -1,7 +1,7 @@
 // The messages between toolgate's settings page (the webview half) and the extension host (the
 // host half). See PROTOCOL.md beside this file. Types of the payloads come from the core's
 // generated declarations.
-import type { PageContext, PageSettings, Problem } from './toolgate_settings.js';
+import type { PageContext, PageSettings, Problem } from '../tools/web/toolgate_tools.js';
 
 export type { PageContext, PageSettings, Problem };
 

@@ -33,7 +33,7 @@ test('the bundled extension runs on its own once the .wasm is copied next to it'
   await bundleExtension(dist);
   const bundleText = readFileSync(join(dist, 'extension.js'), 'utf8');
   assert.ok(!/require\(["']toolgate["']\)/.test(bundleText), 'toolgate is inlined into the bundle');
-  copyFileSync(join(dirname(require.resolve('toolgate')), 'toolgate_bg.wasm'), join(dist, 'toolgate_bg.wasm'));
+  copyFileSync(require.resolve('toolgate/toolgate_bg.wasm'), join(dist, 'toolgate_bg.wasm'));
 
   const out = JSON.parse(runInChild(join(dist, 'extension.js'), `
     const api = ext.activate({ mcpAllowedTools: ['github:*'], mcpToolsProtection: false });

@@ -27,17 +27,20 @@ const spec = {
 test('the engine ships as its own module, for Node and the web', () => {
   assert.match(require.resolve('toolgate/engine'), /engine[\\/]node[\\/]toolgate_engine\.js$/);
   const files = packedFiles();
-  for (const f of ['engine/node/toolgate_engine.js', 'engine/node/toolgate_engine_bg.wasm', 'engine/web/toolgate_engine.js', 'engine/web/toolgate_engine.d.ts']) {
+  for (const f of ['engine/node/toolgate_engine.js', 'engine/web/toolgate_engine_bg.wasm', 'engine/web/toolgate_engine.js', 'engine/web/toolgate_engine.d.ts']) {
     assert.ok(files.includes(f), f);
   }
+  // One .wasm serves both builds: the package does not carry the same bytes twice.
+  assert.ok(!files.includes('engine/node/toolgate_engine_bg.wasm'), 'the Node build reads the web build\'s .wasm');
 });
 
 test('lint, import/export and the settings validator ship in toolgate/tools, beside an engine that only decides', () => {
   const tools = require('toolgate/tools');
   assert.match(require.resolve('toolgate/tools'), /tools[\\/]node[\\/]toolgate_tools\.js$/);
-  for (const f of ['tools/node/toolgate_tools.js', 'tools/node/toolgate_tools_bg.wasm', 'tools/web/toolgate_tools.js', 'tools/web/toolgate_tools.d.ts']) {
+  for (const f of ['tools/node/toolgate_tools.js', 'tools/web/toolgate_tools_bg.wasm', 'tools/web/toolgate_tools.js', 'tools/web/toolgate_tools.d.ts']) {
     assert.ok(packedFiles().includes(f), f);
   }
+  assert.ok(!packedFiles().includes('tools/node/toolgate_tools_bg.wasm'), 'the Node build reads the web build\'s .wasm');
   for (const name of ['lint', 'importPolicy', 'exportPolicy', 'validateSettings', 'settingsPolicy']) {
     assert.equal(typeof tools[name], 'function', `toolgate/tools exports ${name}`);
     assert.equal(engine[name], undefined, `toolgate/engine leaves ${name} to toolgate/tools`);

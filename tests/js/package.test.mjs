@@ -11,10 +11,13 @@ const toolgate = require('toolgate');
 
 test('the package ships both builds, their types and nothing else', () => {
   const files = packedFiles();
-  for (const f of ['node/toolgate.js', 'node/toolgate.d.ts', 'node/toolgate_bg.wasm', 'web/toolgate.js',
+  for (const f of ['node/toolgate.js', 'node/toolgate.d.ts', 'web/toolgate.js',
     'web/toolgate.d.ts', 'web/toolgate_bg.wasm', 'package.json', 'README.md']) {
     assert.ok(files.includes(f), `${f} is missing from the package`);
   }
+  // Each module's .wasm once: the Node builds read the web builds' files.
+  const wasm = files.filter((f) => f.endsWith('.wasm')).sort();
+  assert.deepEqual(wasm, ['engine/web/toolgate_engine_bg.wasm', 'tools/web/toolgate_tools_bg.wasm', 'web/toolgate_bg.wasm']);
   assert.ok(!files.some((f) => f.endsWith('.gitignore') || f.includes('target/')), files.join(', '));
 });
 
@@ -157,10 +160,10 @@ test('the web build, initialised synchronously from bytes, decides exactly like 
 });
 
 test('the main entry, built without the shell analysis, decides every MCP call as the full core does', async () => {
-  // The settings page's module carries the whole core (shell analysis, every matcher) and the same
-  // MCP API: random settings, names and modes must get identical answers from both builds.
-  const full = await import(pathToFileURL(require.resolve('toolgate/settings-page/toolgate_settings.js')).href);
-  full.initSync({ module: readFileSync(require.resolve('toolgate/settings-page/toolgate_settings_bg.wasm')) });
+  // The tools' module (the settings page's) carries the whole core (shell analysis, every matcher)
+  // and the same MCP API: random settings, names and modes must get identical answers from both builds.
+  const full = await import(pathToFileURL(require.resolve('toolgate/tools/web')).href);
+  full.initSync({ module: readFileSync(require.resolve('toolgate/tools/toolgate_tools_bg.wasm')) });
   let seed = 0x9e3779b9;
   const below = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; };
   const pick = (xs) => xs[below(xs.length)];

@@ -209,7 +209,7 @@ test('the options are checked, and a malformed context is the extension\'s error
 
 test('the page HTML carries exactly the strict CSP, no inline script or style, and escapes its inputs', () => {
   const html = settingsPageHtml({ cspSource: 'https://x.vscode-cdn.net', scriptUri: 'https://x/a.js?"', styleUri: { toString: () => 'https://x/a.css' } });
-  assert.match(html, /content="default-src 'none'; script-src https:\/\/x\.vscode-cdn\.net 'wasm-unsafe-eval'; style-src https:\/\/x\.vscode-cdn\.net"/);
+  assert.match(html, /content="default-src 'none'; script-src https:\/\/x\.vscode-cdn\.net 'wasm-unsafe-eval'; style-src https:\/\/x\.vscode-cdn\.net; connect-src https:\/\/x\.vscode-cdn\.net"/);
   assert.match(html, /<script type="module" src="https:\/\/x\/a\.js\?&quot;"><\/script>/);
   assert.ok(!/<script>|<style|style=|onload=/.test(html));
   assert.throws(() => settingsPageHtml({ cspSource: 'x', scriptUri: 'y' }), /styleUri is required/);
@@ -219,8 +219,8 @@ test('an extension bundled with esbuild uses the host half by name, with the too
   const installed = installPackage();
   assert.match(installed.resolve('toolgate/settings-page/host'), /settings-page[\\/]host\.cjs$/);
   const files = packedFiles();
-  for (const f of ['settings-page/settings-page.js', 'settings-page/settings-page.css', 'settings-page/toolgate_settings.js',
-    'settings-page/toolgate_settings_bg.wasm', 'settings-page/toolgate_settings_wasm.js', 'settings-page/host.cjs',
+  for (const f of ['settings-page/settings-page.js', 'settings-page/settings-page.css', 'tools/web/toolgate_tools_raw.js',
+    'tools/web/toolgate_tools_bg.wasm', 'settings-page/host.cjs',
     'settings-page/host.mjs', 'settings-page/host.d.ts', 'settings-page/protocol.d.ts', 'settings-page/PROTOCOL.md']) {
     assert.ok(files.includes(f), `${f} is missing from the package`);
   }
@@ -242,7 +242,7 @@ test('an extension bundled with esbuild uses the host half by name, with the too
   rmSync(dist, { recursive: true, force: true });
   await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'],
     outfile: join(dist, 'extension.js'), logLevel: 'silent' });
-  copyFileSync(join(dirname(installed.resolve('toolgate/tools')), 'toolgate_tools_bg.wasm'), join(dist, 'toolgate_tools_bg.wasm'));
+  copyFileSync(installed.resolve('toolgate/tools/toolgate_tools_bg.wasm'), join(dist, 'toolgate_tools_bg.wasm'));
   const out = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(dist, 'extension.js'))}).run().then((r) => console.log(JSON.stringify(r)))`],
     { cwd: '/', encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   assert.deepEqual(JSON.parse(out), { answers: ['rejected', 'saved'], persisted: 1, settings: ['github:*'] });

@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'pkg');
 const { createSettingsHost, settingsPageHtml } = require(join(pkg, 'settings-page', 'host.cjs'));
 
-const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'";
 const WAIT = { timeout: 10000 };
 let server, browser, origin;
 
@@ -357,7 +357,7 @@ test('embedded as an extension does it: strict CSP from settingsPageHtml, VS Cod
   await page.goto(`${origin}/webview.html`);
   await page.waitForSelector('body[data-ready="true"]', WAIT);
   assert.equal(await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'),
-    `default-src 'none'; script-src ${origin} 'wasm-unsafe-eval'; style-src ${origin}`);
+    `default-src 'none'; script-src ${origin} 'wasm-unsafe-eval'; style-src ${origin}; connect-src ${origin}`);
   assert.deepEqual(await page.locator('#tg-mcp-entries input').evaluateAll((els) => els.map((e) => e.value)), ['github:*']);
 
   // An invalid entry: shown in the page, rejected by the host half, never persisted.

@@ -110,7 +110,7 @@ test('the extension activates in VS Code\'s Node extension host', { timeout: ACT
 test('the settings page opens in a webview panel under the strict CSP, with no violation', { timeout: 120000 }, async () => {
   await s.openSettings();
   const csp = await s.frame.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
-  assert.match(csp, /^default-src 'none'; script-src (\S+ )+'wasm-unsafe-eval'; style-src \S+( \S+)*$/, csp);
+  assert.match(csp, /^default-src 'none'; script-src (\S+ )+'wasm-unsafe-eval'; style-src \S+( \S+)*; connect-src \S+( \S+)*$/, csp);
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'|\s\*(\s|;|$)/, csp);
   // The page's script is a webview resource of the extension (asWebviewUri), allowed by cspSource.
   assert.match(await s.frame.evaluate(() => document.querySelector('script[type="module"]').src), /settings-page\/settings-page\.js/);

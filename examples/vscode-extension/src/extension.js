@@ -119,10 +119,11 @@ class Extension {
       this.panel.panel.reveal();
       return this.panel.panel;
     }
-    const root = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'settings-page');
+    const webviewRoot = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview');
+    const root = vscode.Uri.joinPath(webviewRoot, 'settings-page');
     const panel = vscode.window.createWebviewPanel('toolgate.settings', 'Tool permissions', vscode.ViewColumn.Active, {
       enableScripts: true,
-      localResourceRoots: [root], // the page's script, style and wasm module: nothing else
+      localResourceRoots: [webviewRoot], // the page's script and style, and its module: nothing else
     });
     const { webview } = panel;
     const host = createSettingsHost({
