@@ -13,14 +13,14 @@ import { snippetsToCommonJs } from './snippets.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = join(root, 'pkg');
 const wasmOpt = join(root, 'node_modules', '.bin', 'wasm-opt');
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
 
 if (!existsSync(wasmOpt)) {
   console.error('wasm-opt is missing: run `npm ci` (or `npm test`, which installs everything) first.');
   process.exit(1);
 }
 
-const WASM_OPT_FLAGS = ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+const WASM_OPT_FLAGS = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals'];
 /** wasm-opt's output by the SHA-256 of its input: the Node and web builds of one feature set are
  *  the same module, optimised once. */
@@ -29,18 +29,18 @@ const optimisedBy = new Map();
 const optimising = [];
 
 /**
- * Optimises `wasm` in place with wasm-opt, in the background: wasm-pack's next build (whose link
+ * Optimises `wasm` in place with wasm-opt at `level` (-O3 for speed, -Oz for size), in the background: wasm-pack's next build (whose link
  * step runs on one core) goes on meanwhile. A module already optimised in this build, byte for
  * byte, gets that output without a second run (the output is a function of the input and flags).
  * Resolves when `wasm` holds the optimised bytes.
  */
-function optimize(wasm) {
-  const hash = createHash('sha256').update(readFileSync(wasm)).digest('hex');
+function optimize(wasm, level) {
+  const hash = createHash('sha256').update(readFileSync(wasm)).update(level).digest('hex');
   let output = optimisedBy.get(hash);
   if (output === undefined) {
     const temporary = `${wasm}.opt`;
     output = new Promise((resolve, reject) => {
-      const child = spawn(wasmOpt, [...WASM_OPT_FLAGS, wasm, '-o', temporary], { cwd: root, stdio: 'inherit' });
+      const child = spawn(wasmOpt, [level, ...WASM_OPT_FLAGS, wasm, '-o', temporary], { cwd: root, stdio: 'inherit' });
       child.on('error', reject);
       child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`wasm-opt failed on ${wasm} (${signal ?? `exit ${code}`})`))));
     }).then(() => {
@@ -68,15 +68,18 @@ const builds = [
   // The engine plus lint, import/export and the settings validator (`toolgate/tools`): what a CLI, a
   // settings page's host or an importer needs, kept out of the module that only decides.
   // Built with the settings page's glue to its host (feature `webview`, which adds the MCP API and
-  // gloo), so the page's module is this one: one .wasm for the CLI, a host and the webview.
-  { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'webview'] },
-  { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'webview'] },
+  // gloo), so the page's module is this one: one .wasm for the CLI, a host and the webview. No
+  // decision on an agent's hot path runs here, so it is optimised for size (`z`): the page and
+  // the package are a third lighter (README, Benchmark).
+  { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'webview'], forSize: true },
+  { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'webview'], forSize: true },
 ];
-for (const { target, dir, name, type, features } of builds) {
+for (const { target, dir, name, type, features, forSize } of builds) {
   const out = join(pkg, dir);
   run('wasm-pack', ['--quiet', 'build', '--mode', 'no-install', '--release', '--weak-refs', '--target', target,
-    '--out-dir', out, '--out-name', name, '--no-pack', ...(features.length ? ['--', ...features] : [])]);
-  optimize(join(out, `${name}_bg.wasm`));
+    '--out-dir', out, '--out-name', name, '--no-pack', ...(features.length ? ['--', ...features] : [])],
+  forSize ? { CARGO_PROFILE_RELEASE_OPT_LEVEL: 'z' } : {});
+  optimize(join(out, `${name}_bg.wasm`), forSize ? '-Oz' : '-O3');
   rmSync(join(out, '.gitignore'), { force: true });
   if (type === 'commonjs') {
     snippetsToCommonJs(join(out, 'snippets'));
