@@ -2,7 +2,8 @@
 // Pages get the same kind of Content-Security-Policy a VS Code webview needs, so the
 // playground proves toolgate loads under it: scripts from self only, plus 'wasm-unsafe-eval'.
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -20,14 +21,31 @@ function resolvePath(urlPath) {
   return file.startsWith(dir + sep) ? file : null;
 }
 
+/** Gzipped bodies by file and modification time: compressed once, as a static server would. */
+const gzipped = new Map();
+async function gzippedBody(file, body) {
+  const key = `${file}@${(await stat(file)).mtimeMs}`;
+  let gz = gzipped.get(key);
+  if (gz === undefined) gzipped.set(key, (gz = gzipSync(body, { level: 9 })));
+  return gz;
+}
+
 export function startServer(port = 0) {
   const server = createServer(async (req, res) => {
     const file = resolvePath(req.url ?? '/');
     try {
       if (!file) throw new Error('outside');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': CSP, 'cache-control': 'no-store' });
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-security-policy': CSP, 'cache-control': 'no-store', vary: 'accept-encoding' };
+      // Compressed where the browser accepts it, as any production server sends a page's module.
+      if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const gz = await gzippedBody(file, body);
+        res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': gz.length });
+        res.end(gz);
+        return;
+      }
+      res.writeHead(200, { ...headers, 'content-length': body.length });
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' });
