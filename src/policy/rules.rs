@@ -20,7 +20,7 @@ use super::matchers::{unwrapped_forms, CommandGlob, DomainGlob, PathPattern, Tok
 use super::pair_index::{PairIndex, PairPattern};
 #[cfg(feature = "analysis")]
 use super::regex_facts::regex_facts;
-use super::word_index::{hash_step, word_hash, WordIndex};
+use super::word_index::WordIndex;
 use super::RuleSpec;
 use regex_lite::{Regex, RegexBuilder};
 use serde::Serialize;
@@ -447,13 +447,11 @@ fn basename(program: &str) -> &str {
 }
 
 /// The leading run of ASCII word characters of an item, as a pinned word would meet it: its
-/// length and its folded hash (see [`word_hash`]), found in one pass, and whether it has
-/// capitals (without them, its exact hash is the folded one). An item's is found once and shared
-/// by its look-ups in each list (see [`Subject::leading`]).
+/// length, and whether it has capitals (without them, it is its own lowercase form). An item's is
+/// found once and shared by its look-ups in each list (see [`Subject::leading`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LeadingWord {
     len: usize,
-    folded: u64,
     capitals: bool,
 }
 
@@ -461,14 +459,13 @@ impl LeadingWord {
     /// A byte scan: a non-ASCII character's first byte is no word character either, so it stops
     /// at the same (char-boundary) place a scan by `char` would, without decoding UTF-8.
     pub fn of(text: &str) -> Self {
-        let mut word = LeadingWord { len: 0, folded: 0, capitals: false };
+        let mut word = LeadingWord { len: 0, capitals: false };
         for &byte in text.as_bytes() {
             let lower = FOLDED_WORD_BYTE.get(usize::from(byte)).copied().unwrap_or(0);
             if lower == 0 {
                 break;
             }
             word.capitals |= lower != byte;
-            word.folded = hash_step(word.folded, lower);
             word.len += 1;
         }
         word
@@ -506,24 +503,24 @@ impl RuleSet {
             Matcher::Regex(rule, _) => {
                 for word in &rule.pinned {
                     match rule.case_sensitive {
-                        true => self.exact.file(word_hash(word, false), at),
-                        false => self.folded.file(word_hash(word, true), at),
+                        true => self.exact.file(word, at),
+                        false => self.folded.file(&word.to_ascii_lowercase(), at),
                     }
                 }
             }
             Matcher::Prefix(words, _) => {
                 if let Some(first) = words.first() {
-                    self.exact.file(word_hash(first, false), at);
+                    self.exact.file(first, at);
                 }
             }
             Matcher::Pair(pattern) => self.pairs.insert(pattern, at),
             Matcher::Glob { glob, past_wrappers: false, .. } => match glob.first_word() {
-                Some(word) => self.glob_words.file(word_hash(word, false), at),
+                Some(word) => self.glob_words.file(word, at),
                 None => self.scanned.push(at),
             },
             Matcher::Tokens { tokens, .. } => {
                 for word in tokens.first_tokens() {
-                    self.token_words.file(word_hash(basename(word), false), at);
+                    self.token_words.file(basename(word), at);
                 }
             }
             Matcher::Glob { past_wrappers: true, .. } | Matcher::Path { .. } | Matcher::Domain { .. } => self.scanned.push(at),
@@ -577,19 +574,23 @@ impl RuleSet {
             }
         };
         if !self.exact.is_empty() {
-            earliest_of(self.exact.candidates(if leading.capitals { word_hash(word, false) } else { leading.folded }));
+            earliest_of(self.exact.candidates(word));
             if first_word != word {
-                earliest_of(self.exact.candidates(word_hash(first_word, false)));
+                earliest_of(self.exact.candidates(first_word));
             }
         }
         if !self.folded.is_empty() {
-            earliest_of(self.folded.candidates(leading.folded));
+            if leading.capitals {
+                earliest_of(self.folded.candidates(&word.to_ascii_lowercase()));
+            } else {
+                earliest_of(self.folded.candidates(word));
+            }
         }
         if !self.glob_words.is_empty() {
-            earliest_of(self.glob_words.candidates(word_hash(first_word, false)));
+            earliest_of(self.glob_words.candidates(first_word));
         }
         if !self.token_words.is_empty() {
-            earliest_of(self.token_words.candidates(word_hash(basename(subject.first_token()), false)));
+            earliest_of(self.token_words.candidates(basename(subject.first_token())));
         }
         if !self.scanned.is_empty() {
             earliest_of(&self.scanned);
@@ -869,7 +870,6 @@ mod tests {
             let leading = LeadingWord::of(text);
             let word = leading.in_text(text);
             assert_eq!(word, by_char(text), "{text:?}");
-            assert_eq!(leading.folded, word_hash(word, true), "{text:?}");
             assert_eq!(leading.capitals, word != word.to_ascii_lowercase(), "{text:?}");
         }
     }
