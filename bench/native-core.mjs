@@ -1,5 +1,5 @@
 // The core's native timings for `npm run bench`: runs `cargo bench --bench core` (criterion,
-// benches/core.rs) and reads each benchmark's estimate from its report, so issue 9's native
+// benches/core.rs) and reads each benchmark's estimate from its report, so the native
 // targets are printed in the same run as the wasm figures.
 import { execFileSync } from 'node:child_process';
 

@@ -1,7 +1,10 @@
-// npm run bench: toolgate side by side, in one Node process, with its baselines — the seed's
-// plain-JS code, the tree-sitter-bash + RegExp decision VS Code and Gemini CLI ship, and the
-// previous release of toolgate (for regressions; BENCH_PREVIOUS=0 skips building it) — as ns per
-// decision, ratios against the targets of issue 9, policy build time, and gzipped .wasm sizes.
+// npm run bench: first what users feel — the first decision in a fresh process (toolgate's engine
+// and MCP entry, and the tree-sitter-bash peer, one process per side in alternating rounds), the
+// settings page opening in Chromium, the package's weight — each against its goal; then toolgate
+// side by side, in one Node process, with its baselines — the seed's plain-JS code, the
+// tree-sitter-bash + RegExp decision VS Code and Gemini CLI ship, and the previous release of
+// toolgate (regression guards; BENCH_PREVIOUS=0 skips building it) — as ns per decision, policy
+// build time, and gzipped .wasm sizes.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
@@ -12,6 +15,10 @@ import * as seed from './seed-baseline.mjs';
 import { loadPeer } from './tree-sitter-peer.mjs';
 import { buildPreviousRelease, PREVIOUS_RELEASE } from './previous-release.mjs';
 import { runNativeBench } from './native-core.mjs';
+import { makeCalls, makeCommands, makeList, makeRules, policySpec } from './workloads.mjs';
+import { measureColdStart } from './cold-start.mjs';
+import { measurePageOpen } from './page-open.mjs';
+import { execFileSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -20,11 +27,11 @@ const require = createRequire(import.meta.url);
 // rebuild pkg/ meanwhile.
 const toolgate = require(join(root, 'pkg', 'node', 'toolgate.js'));
 const engine = require(join(root, 'pkg', 'engine', 'node', 'toolgate_engine.js'));
+// One file per module, shared by its Node and web glue.
 const WASM_FILES = [
-  ['node/toolgate_bg.wasm', 100_000], ['web/toolgate_bg.wasm', 100_000],
-  ['engine/node/toolgate_engine_bg.wasm', 150_000], ['engine/web/toolgate_engine_bg.wasm', 150_000],
-  // No target: the engine plus lint, import/export and the settings validator, and the settings page's module.
-  ['tools/node/toolgate_tools_bg.wasm', null], ['settings-page/toolgate_settings_bg.wasm', null],
+  ['web/toolgate_bg.wasm', 100_000], ['engine/web/toolgate_engine_bg.wasm', 150_000],
+  // No target: the engine plus lint, import/export, the settings validator and the page's glue (the settings page's module).
+  ['tools/web/toolgate_tools_bg.wasm', null],
 ];
 const readSizes = (pkg) => new Map(WASM_FILES.map(([file]) => {
   try {
@@ -144,6 +151,38 @@ function pairedSamples(byName) {
   };
 }
 
+// ---- what users feel: the first decision in a fresh process, the settings page opening, the package's weight ----
+{
+  const rounds = 15;
+  const cold = measureColdStart(join(root, 'pkg'), rounds);
+  const phases = (side) => Object.fromEntries(['load', 'build', 'decide', 'total', 'read', 'compile']
+    .filter((f) => cold[side][0][f] !== undefined).map((f) => [`${f} ms`, median(cold[side].map((x) => x[f])).toFixed(1)]));
+  console.log(`\n== First decision in a fresh Node process (${rounds} alternating rounds of one process per side; Node's own start-up left out) ==\n`);
+  printTable([
+    { side: 'toolgate/engine: load, build a two-rule policy, decide one line', ...phases('engine') },
+    { side: 'web-tree-sitter + tree-sitter-bash, the same job', ...phases('peer') },
+    { side: 'toolgate (MCP entry): load, new McpPolicy, decide one call', ...phases('mcp') },
+  ]);
+  console.log(`\nthe floor under them: read and compile the .wasm, nothing else — engine ${phases('compile engine .wasm')['total ms']} ms, MCP ${phases('compile MCP .wasm')['total ms']} ms`);
+  const agree = cold.engine.every((x) => x.outcome === 'confirm') && cold.peer.every((x) => x.outcome === 'confirm');
+  console.log(`both sides decide 'git status && ls' alike (confirm: ls has no rule): ${agree ? 'yes' : 'NO'}\n`);
+  const perRound = (a, b) => median(cold[a].map((x, k) => x.total / cold[b][k].total));
+  target('fresh process, engine first decision', median(cold.engine.map((x) => x.total)), ' ms', '<=', 10);
+  target('fresh process, engine vs tree-sitter peer (peer time / toolgate time, per round)', perRound('peer', 'engine'), 'x', '>=', 4);
+  target('fresh process, MCP entry first decision', median(cold.mcp.map((x) => x.total)), ' ms', '<=', 5);
+
+  const page = await measurePageOpen(9);
+  const ready = median(page.map((p) => p.ready)), sent = median(page.map((p) => p.bytes)), decoded = median(page.map((p) => p.decoded));
+  console.log(`\n== Settings page (npm start's stand-in host, headless Chromium ${page.browser}, no cache; median of ${page.length}) ==\n`);
+  console.log(`until it shows the loaded settings: ${ready.toFixed(0)} ms; transferred ${(sent / 1000).toFixed(0)} KB (gzip), ${(decoded / 1000).toFixed(0)} KB decoded\n`);
+  target('settings page ready', ready, ' ms', '<=', 150);
+  target('settings page transferred', sent / 1000, ' KB', '<=', 800);
+
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: join(root, 'pkg'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0];
+  console.log(`\n== The package (npm pack of pkg/) ==\n\n${packed.entryCount} files, ${(packed.size / 1e6).toFixed(2)} MB packed, ${(packed.unpackedSize / 1e6).toFixed(2)} MB unpacked\n`);
+  target('npm pack, packed', packed.size / 1e6, ' MB', '<=', 1.5);
+}
+
 // ---- warm-up ----
 // V8 first runs a .wasm module with its baseline compiler and optimises hot functions in the
 // background; for tree-sitter's parser that takes most of a second on this machine, and timing
@@ -174,28 +213,6 @@ function pairedSamples(byName) {
 }
 
 // ---- MCP allowlist decisions ----
-
-/** A realistic list: mostly exact entries, some server wildcards, a few tool wildcards. */
-function makeList(n) {
-  const list = [];
-  for (let i = 0; i < n; i++) {
-    if (i % 10 === 3) list.push(`server${i}:*`);
-    else if (i % 25 === 7) list.push(`*:shared_tool${i}`);
-    else list.push(`server${i}:tool_${i}`);
-  }
-  return list;
-}
-
-/** 64 calls: half allowed by entries spread over the list, half allowed by none (a full scan for the loop). */
-function makeCalls(list) {
-  const calls = [];
-  for (let k = 0; k < 32; k++) {
-    const [server, tool] = list[Math.floor((k + 0.5) * list.length / 32) % list.length].split(':');
-    calls.push([server === '*' ? `any${k}` : server, tool === '*' ? `some_tool${k}` : tool]);
-    calls.push([`unknown${k}`, `missing_tool${k}`]);
-  }
-  return calls;
-}
 
 const mcpRows = [];
 // The policies at the smallest and largest size, kept for the flatness ratios below.
@@ -258,33 +275,6 @@ if (previous) {
 
 // ---- terminal decisions ----
 
-/** N rules as users accumulate them (mostly via "Always allow `cmd`"), plus Zed-style unanchored denies. */
-function makeRules(n) {
-  const spec = { alwaysAllow: [], alwaysConfirm: [], alwaysDeny: [] };
-  for (let i = 0; i < n; i++) {
-    if (i % 3 === 0) spec.alwaysAllow.push({ pattern: `^cmd${i}\\b` });
-    else if (i % 3 === 1) spec.alwaysConfirm.push({ pattern: `^cmd${i}\\s+(push|publish)\\b` });
-    else spec.alwaysDeny.push({ pattern: `^cmd${i}\\s+(nuke|wipe)\\b` });
-  }
-  spec.alwaysDeny.push(...['mkfs\\.', '/etc/shadow', '> /dev/sd', 'dd\\s+if=/dev/'].map((pattern) => ({ pattern })));
-  return spec;
-}
-
-function makeCommands(n) {
-  const pick = (k) => `cmd${(k * 7919) % n}`;
-  const commands = [];
-  for (let k = 0; k < 32; k++) {
-    const shapes = [
-      `${pick(k)} build --release`,
-      `${pick(k)} status && ${pick(k + 1)} log --oneline -n 5`,
-      `${pick(k)} test | ${pick(k + 2)} -c 'a; b' > /dev/null`,
-      `unknown${k} --flag value`,
-    ];
-    commands.push(shapes[k % shapes.length]);
-  }
-  return commands;
-}
-
 /** The seed's decide_permission (002) in plain JS: deny, confirm, allow, default, over the whole string. */
 function regexLoop(rules) {
   const compile = (list) => list.map((r) => new RegExp(r.pattern, r.caseSensitive ? '' : 'i'));
@@ -295,10 +285,6 @@ function regexLoop(rules) {
     if (allow.some((r) => r.test(command))) return 'allow';
     return 'confirm';
   };
-}
-
-function policySpec(rules) {
-  return { layers: [{ name: 'user', tools: { terminal: rules } }] };
 }
 
 /**
@@ -470,7 +456,7 @@ printTable(WASM_FILES.map(([file, limit]) => {
 }));
 
 // ---- the core natively (cargo bench --bench core), next to this run's wasm figures ----
-// Issue 9's native targets. Run last, when nothing in this process is being timed;
+// The native targets. Run last, when nothing in this process is being timed;
 // BENCH_NATIVE=0 skips it.
 if (process.env.BENCH_NATIVE === '0') {
   console.log('\nnative core: skipped (BENCH_NATIVE=0)');
