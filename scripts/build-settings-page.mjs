@@ -7,7 +7,7 @@
 //     CommonJS twin over the tools' Node build;
 //   - the `exports` entries, added to the package.json build.mjs wrote.
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 export async function buildSettingsPage({ root, pkg }) {
   const out = join(pkg, 'settings-page');
@@ -15,8 +15,18 @@ export async function buildSettingsPage({ root, pkg }) {
   const source = join(root, 'js', 'settings-page');
   for (const file of readdirSync(source)) copyFileSync(join(source, file), join(out, file));
 
+  // The page's module files to preload: the tools' web glue and its snippets, by their paths from here.
+  const web = join(pkg, 'tools', 'web');
+  const snippets = readdirSync(join(web, 'snippets'), { recursive: true }).filter((f) => f.endsWith('.js'))
+    .map((f) => `../tools/web/snippets/${f.split(sep).join('/')}`).sort();
+  const modules = ['../tools/web/toolgate_tools_raw.js', ...snippets];
+  const placeholder = 'const PAGE_MODULES = []; // written by scripts/build-settings-page.mjs';
+  const hostSource = readFileSync(join(source, 'host.mjs'), 'utf8');
+  if (!hostSource.includes(placeholder)) throw new Error('js/settings-page/host.mjs: the PAGE_MODULES line is missing');
+  const host = hostSource.replace(placeholder, `const PAGE_MODULES = ${JSON.stringify(modules)};`);
+  writeFileSync(join(out, 'host.mjs'), host);
+
   // host.mjs ends with its one `export { … };`: the CommonJS twin takes the tools' Node build as its core.
-  const host = readFileSync(join(source, 'host.mjs'), 'utf8');
   const exportLine = /^export \{ ([\w, ]+) \};\n?$/m;
   const names = host.match(exportLine)?.[1];
   if (!names || /^\s*(import|export)\b/m.test(host.replace(exportLine, ''))) {

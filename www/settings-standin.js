@@ -53,7 +53,8 @@ function log(message) {
   const list = $('standin-log');
   if (!list) return;
   list.append(Object.assign(document.createElement('li'), { textContent: message }));
-  list.scrollTop = list.scrollHeight;
+  // After the next layout: reading scrollHeight now would force one while the page renders.
+  requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 }
 
 let hostListener = null;

@@ -69,5 +69,15 @@ export interface SettingsPageHtmlOptions {
   storageKey?: string;
 }
 
-/** The page's HTML, with the strict CSP `default-src 'none'; script-src ${cspSource} 'wasm-unsafe-eval'; style-src ${cspSource}`. */
+/**
+ * The page's HTML, with the strict CSP `default-src 'none'; script-src ${cspSource} 'wasm-unsafe-eval';
+ * style-src ${cspSource}; connect-src ${cspSource}`, and the page's module preloaded.
+ */
 export declare function settingsPageHtml(options: SettingsPageHtmlOptions): string;
+
+/**
+ * The `<link>`s that preload the page's module (the tools' web glue, its snippets and its .wasm)
+ * for a page whose `settings-page.js` is at `scriptUri`: for a page whose HTML is not
+ * `settingsPageHtml`'s.
+ */
+export declare function pagePreloads(scriptUri: string | { toString(): string }): string;

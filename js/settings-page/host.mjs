@@ -11,6 +11,24 @@ const PROTOCOL_VERSION = 1;
 
 const defaultCore = null; // host.cjs: the tools' Node build
 
+/**
+ * The page's module files, relative to settings-page.js: the tools' web glue and its snippets
+ * (the build writes their list; the snippets' folder is named by a hash), and the .wasm. The
+ * page's HTML preloads them, so they download beside the page's script instead of one import
+ * after another, and the .wasm before the glue asks for it.
+ */
+const PAGE_MODULES = []; // written by scripts/build-settings-page.mjs
+const PAGE_WASM = '../tools/web/toolgate_tools_bg.wasm';
+
+/** The `<link>`s that preload the page's module, for a page whose script is at `scriptUri`. */
+function pagePreloads(scriptUri) {
+  const at = (path) => escapeHtml(new URL(path, String(scriptUri)).href);
+  return [
+    ...PAGE_MODULES.map((path) => `<link rel="modulepreload" href="${at(path)}">`),
+    `<link rel="preload" as="fetch" type="application/wasm" crossorigin href="${at(PAGE_WASM)}">`,
+  ].join('\n');
+}
+
 // Values go into double-quoted attributes and text, so single quotes (the CSP's) stay as written.
 const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]);
@@ -37,6 +55,7 @@ function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permis
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(String(styleUri))}">
+${pagePreloads(scriptUri)}
 <script type="module" src="${escapeHtml(String(scriptUri))}"></script>
 </head>
 <body>
@@ -192,4 +211,4 @@ function createSettingsHost(options = {}) {
 /** `createSettingsHost` under the name the protocol uses for VS Code panels. */
 const attachSettingsPage = (options) => createSettingsHost(options);
 
-export { PROTOCOL_VERSION, createSettingsHost, attachSettingsPage, settingsPageHtml };
+export { PROTOCOL_VERSION, createSettingsHost, attachSettingsPage, settingsPageHtml, pagePreloads };

@@ -1020,7 +1020,8 @@ class SettingsPage {
       const count = Math.max(1, area.value.split('\n').length);
       put(gutter, ...Array.from({ length: count }, (_, i) =>
         h('span', { class: badLines.has(i + 1) ? 'tg-bad-line' : '' }, `${badLines.has(i + 1) ? '▶ ' : ''}${i + 1}`)));
-      gutter.scrollTop = area.scrollTop;
+      // After the next layout: reading scrollTop now would force one in the middle of rendering.
+      requestAnimationFrame(() => { gutter.scrollTop = area.scrollTop; });
     };
     numberLines();
     const goTo = (line, column) => {
