@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -213,6 +213,19 @@ test('the page HTML carries exactly the strict CSP, no inline script or style, a
   assert.match(html, /<script type="module" src="https:\/\/x\/a\.js\?&quot;"><\/script>/);
   assert.ok(!/<script>|<style|style=|onload=/.test(html));
   assert.throws(() => settingsPageHtml({ cspSource: 'x', scriptUri: 'y' }), /styleUri is required/);
+});
+
+test('the page HTML preloads every file of the page\'s module, each one the package ships', () => {
+  const html = settingsPageHtml({ cspSource: 'https://x', scriptUri: 'https://x/pkg/settings-page/settings-page.js', styleUri: 'https://x/s.css' });
+  const preloaded = [...html.matchAll(/<link rel="(modulepreload|preload)"[^>]*href="https:\/\/x\/pkg\/([^"]+)"/g)].map((m) => [m[1], m[2]]);
+  // The page's glue and every snippet it imports, and the .wasm it fetches: nothing found import by import.
+  const glue = readFileSync(join(pkg, 'tools', 'web', 'toolgate_tools_raw.js'), 'utf8');
+  const snippets = [...glue.matchAll(/from '\.\/(snippets\/[^']+)'/g)].map((m) => `tools/web/${m[1]}`);
+  assert.ok(snippets.length > 0, 'the glue imports snippets');
+  assert.deepEqual(preloaded.filter(([rel]) => rel === 'modulepreload').map(([, f]) => f).sort(), ['tools/web/toolgate_tools_raw.js', ...snippets].sort());
+  assert.deepEqual(preloaded.filter(([rel]) => rel === 'preload').map(([, f]) => f), ['tools/web/toolgate_tools_bg.wasm']);
+  for (const [, file] of preloaded) assert.ok(existsSync(join(pkg, file)), file);
+  assert.match(html, /<link rel="preload" as="fetch" type="application\/wasm" crossorigin href=/, 'preloaded as fetch() asks for it, or the browser fetches it twice');
 });
 
 test('an extension bundled with esbuild uses the host half by name, with the tools .wasm beside the bundle', async () => {
