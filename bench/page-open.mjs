@@ -1,6 +1,7 @@
 // The settings page opening as a user sees it: `npm start`'s stand-in host in headless Chromium,
 // from navigation to the page showing the loaded settings (its `toolgate-settings-ready` mark),
-// and the bytes it transferred. A fresh browser context (no cache) per round.
+// and the bytes it transferred (bodies as sent, gzip where the server compressed, and decoded).
+// A fresh browser context (no cache) per round.
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
 
@@ -16,17 +17,13 @@ export async function measurePageOpen(rounds = 9) {
     for (let k = 0; k < rounds + 1; k++) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      let bytes = 0, decoded = 0;
-      const counted = [];
-      page.on('response', (response) => counted.push((async () => {
-        bytes += Number((await response.allHeaders())['content-length'] ?? 0);
-        decoded += (await response.body().catch(() => Buffer.alloc(0))).length;
-      })()));
       await page.goto(`${origin}/settings.html`);
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       const ready = await page.evaluate(() => performance.getEntriesByName('toolgate-settings-ready')[0]?.startTime);
       await page.waitForLoadState('networkidle');
-      await Promise.all(counted);
+      // Every response of the page, as the browser counted it (same origin, so sizes are exposed).
+      const { bytes, decoded } = await page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+        .reduce((sum, e) => ({ bytes: sum.bytes + e.encodedBodySize, decoded: sum.decoded + e.decodedBodySize }), { bytes: 0, decoded: 0 }));
       if (k > 0) samples.push({ ready, bytes, decoded }); // the first round warms the server and the disk cache
       await context.close();
     }
