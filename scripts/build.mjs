@@ -29,8 +29,8 @@ const optimisedBy = new Map();
 const optimising = [];
 
 /**
- * Optimises `wasm` in place with wasm-opt at `level` (-O3 for speed, -Oz for size), in the background: wasm-pack's next build (whose link
- * step runs on one core) goes on meanwhile. A module already optimised in this build, byte for
+ * Optimises `wasm` in place with wasm-opt at `level` (-O3 for speed, -Oz for size), in the
+ * background: wasm-pack's next build (whose link step runs on one core) goes on meanwhile. A module already optimised in this build, byte for
  * byte, gets that output without a second run (the output is a function of the input and flags).
  * Resolves when `wasm` holds the optimised bytes.
  */
@@ -178,7 +178,7 @@ const manifest = {
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
-// The settings page (`toolgate/settings-page`): its own wasm module, the page, the host half; adds its exports.
+// The settings page (`toolgate/settings-page`): the page over the tools' web build, the host half; adds its exports.
 await buildSettingsPage({ root, pkg });
 await Promise.all(optimising);
 dropNodeCopies();

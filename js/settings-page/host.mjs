@@ -36,8 +36,9 @@ const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAP
 /**
  * The page's HTML for a webview: the strict Content-Security-Policy (scripts and styles from
  * `cspSource` only, plus 'wasm-unsafe-eval' to compile the core; no inline script or style;
- * `connect-src` only to `cspSource`, to fetch the core's .wasm), the stylesheet and the page's module. `scriptUri` / `styleUri` are the webview
- * URIs of `settings-page.js` / `settings-page.css` (vscode.Uri or string).
+ * `connect-src` only to `cspSource`, to fetch the core's .wasm), the stylesheet, the preloads and
+ * the page's module. `scriptUri` / `styleUri` are the webview URIs of `settings-page.js` /
+ * `settings-page.css` (vscode.Uri or string).
  */
 function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permissions', lang = 'en', storageKey } = {}) {
   for (const [name, value] of Object.entries({ cspSource, scriptUri, styleUri })) {
