@@ -70,7 +70,7 @@ const builds = [
   // Built with the settings page's glue to its host (feature `webview`, which adds the MCP API and
   // gloo), so the page's module is this one: one .wasm for the CLI, a host and the webview. No
   // decision on an agent's hot path runs here, so it is optimised for size (`z`): the page and
-  // the package are a third lighter (README, Benchmark).
+  // the package are a third lighter (docs/benchmark.md).
   { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'webview'], forSize: true },
   { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'webview'], forSize: true },
 ];

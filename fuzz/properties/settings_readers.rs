@@ -291,7 +291,7 @@ fn check_admin_controls(controls: &AutoRunControls) {
 
 // ---- Roo ----
 
-/// The seed's `isServerAllowedForMode`, plus `defaultEnabled` as the README states it.
+/// The seed's `isServerAllowedForMode`, plus `defaultEnabled` as docs/dialects.md states it.
 fn roo_server_allowed(server: &str, mode: &ModeConfig, servers: &BTreeMap<String, roo::ServerSettings>) -> bool {
     let Some(r) = &mode.mcp_restrictions else { return servers.get(server).is_none_or(|s| s.default_enabled) };
     let listed = match &r.allowed_servers {

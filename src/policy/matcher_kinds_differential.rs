@@ -3,7 +3,7 @@
 //! must name the first rule whose reference matches — so no index may skip a rule the kind's
 //! plain meaning matches, nor report one it does not.
 //!
-//! The references read only the README, the rule kinds' doc comments and the peers' own texts
+//! The references read only the documentation (docs/), the rule kinds' doc comments and the peers' own texts
 //! (Claude Code's `docs/permissions.md`, Codex's `prefix_rule`, Gasoline's allowlist, Cursor's
 //! `server:tool` entries). They share no code with the matchers, the pair index or the MCP entry
 //! parser, and where two algorithms are possible they take the other one: dynamic programming
@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 // The references, one per kind.
 // ---------------------------------------------------------------------------------------------
 
-/// `prefix` (Cursor's terminal allow- and blocklists, README "Rules of four matcher kinds"): a
+/// `prefix` (Cursor's terminal allow- and blocklists, docs/rule-engine.md, "Rules of four matcher kinds"): a
 /// command prefix on word boundaries — the prefix's whitespace-separated words are the text's
 /// first words, each exactly (`git` covers `git log`, not `gitx`). Read on words, so a run of
 /// spaces between them is one boundary.
@@ -88,7 +88,7 @@ fn past_options(rest: &[String], with_value: &[&str], operands: usize) -> usize 
 
 /// One wrapper of Claude Code's list (`timeout`, `time`, `nice`, `nohup`, `stdbuf`, `command`,
 /// `builtin`, `noglob`, bare `xargs`; docs/permissions.md "Wrappers"), plus `env` and `sudo`
-/// (README: deny and confirm globs "see past leading assignments and wrappers"; `matchers.rs`
+/// (docs/rule-engine.md: deny and confirm globs "see past leading assignments and wrappers"; `matchers.rs`
 /// names these two), at the front of the words: where its command starts. `None` when the words do
 /// not start with a wrapper that is stripped (the query forms `command -v` and `-V`, `xargs` with
 /// flags, any other program) or nothing follows it.
@@ -156,7 +156,7 @@ fn wrapped_command_at(words: &[String]) -> Option<usize> {
     (at < rest.len()).then_some(at + 1)
 }
 
-/// `glob` in a deny or confirm list (README: "deny and confirm globs also see past leading
+/// `glob` in a deny or confirm list (docs/rule-engine.md: "deny and confirm globs also see past leading
 /// assignments and wrappers"; Claude Code: "a deny or ask rule matches past any leading
 /// assignment"): the text, or the command's words without its leading assignments (the parser's
 /// word and arguments, joined by one space), or what is left after stripping any number of
@@ -189,7 +189,7 @@ fn program_name(word: &str) -> &str {
     }
 }
 
-/// `tokens` (Codex's `prefix_rule`, README and `RuleSpec::tokens`): positions separated by
+/// `tokens` (Codex's `prefix_rule`, docs/rule-engine.md and `RuleSpec::tokens`): positions separated by
 /// whitespace, alternatives by `|`; the command's unquoted words (the parser's, else the text's
 /// whitespace-separated words) are at least as many as the positions and each is exactly one of
 /// its position's alternatives. In deny and confirm lists a program named by its path also meets
@@ -379,7 +379,7 @@ impl PathRule {
         Some(PathRule { absolute, segments, root })
     }
 
-    /// `path` (README "imported kinds", `RuleSpec::path` and `root`): the path, its `.` and `..`
+    /// `path` (docs/rule-engine.md, "imported kinds", `RuleSpec::path` and `root`): the path, its `.` and `..`
     /// collapsed and, when relative, resolved against `root`, is below the pattern's anchor and
     /// the pattern matches it or a directory above it (a rule for a directory covers what is in
     /// it). `None` when the path and the pattern cannot be related: one absolute and the other
@@ -411,7 +411,7 @@ impl PathRule {
     }
 }
 
-/// The host of a URL read strictly (`matchers::url_host`'s documentation and README: a URL that
+/// The host of a URL read strictly (`matchers::url_host`'s documentation and docs/rule-engine.md: a URL that
 /// does not parse never matches an allow rule): `http` or `https` in any case; nothing that is
 /// not plainly a URL — whitespace, control characters or backslashes anywhere, `%` or non-ASCII
 /// in the authority, more than one `@`; a port of at most five digits up to 65535, or none; a
@@ -461,7 +461,7 @@ fn domain_rule(rule: &str) -> Option<String> {
     (chars_ok && !rule.is_empty() && rule.split('.').all(|label| !label.is_empty())).then_some(rule)
 }
 
-/// `domain` (Claude Code's `WebFetch(domain:…)`, README): against the URL's strictly read host,
+/// `domain` (Claude Code's `WebFetch(domain:…)`, docs/rule-engine.md): against the URL's strictly read host,
 /// case-insensitive, a trailing dot ignored: `*` is every host; `*.rest` is any subdomain of
 /// `rest` at any depth, not `rest` itself; any other `*` matches text within one label.
 /// `None` when the URL does not read.
@@ -493,7 +493,7 @@ fn mcp_name_ok(name: &str) -> bool {
         && (name == "*" || !name.contains([':', '*']))
 }
 
-/// `mcp` (Cursor's `mcpAllowlist` entry `server:tool`, README): exactly one `:` between two valid
+/// `mcp` (Cursor's `mcpAllowlist` entry `server:tool`, docs/mcp-allowlist.md): exactly one `:` between two valid
 /// names; a call's server and tool each equal their side exactly (case matters), a side `*`
 /// standing for every name. `None` for an invalid entry.
 fn mcp_matches(entry: &str, pair: Option<(&str, &str)>) -> Option<bool> {
@@ -1151,7 +1151,7 @@ const COMMANDS: &[Input] = &[Input::Command, Input::Command, Input::Command, Inp
 /// the documented meaning and not with a misreading of it.
 #[test]
 fn the_references_answer_their_sources_examples() {
-    // Cursor's prefixes (README): word boundaries.
+    // Cursor's prefixes (docs/rule-engine.md): word boundaries.
     assert!(prefix_matches("git", "git log") && !prefix_matches("git", "gitx") && prefix_matches("npm run", "npm  run build"));
     // Claude Code's "Wildcard patterns" table, and `:*` only at the very end.
     for (glob, matches, misses) in [

@@ -129,7 +129,7 @@ const BUILT_IN: &[Entry] = &[
     Entry {
         pattern: "*.toolgate.json",
         why: "toolgate's own policy files",
-        source: "toolgate's JSON Schema file match (README, \"Policy files\")",
+        source: "toolgate's JSON Schema file match (docs/presets-lint-schema.md, \"JSON Schema\")",
     },
 ];
 

@@ -256,7 +256,7 @@ fn deny_only(pattern: &str) -> Policy {
 }
 
 /// Through the whole evaluator: a deny rule denies exactly when regex-lite matches the raw line
-/// or one of the items the decision lists (the README's "deny and confirm rules also see the raw
+/// or one of the items the decision lists (docs/rule-engine.md: "deny and confirm rules also see the raw
 /// command line").
 #[test]
 fn a_deny_rule_denies_exactly_when_regex_lite_matches_the_line_or_an_item() {

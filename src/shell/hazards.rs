@@ -78,7 +78,7 @@ pub struct FlagRule {
 
 const CODEX_SAFE: &str = "Codex is_safe_command (openai/codex codex-rs/core/src/command_safety/is_safe_command.rs)";
 
-/// The flags that make read-only tools execute or write. Documented in the README.
+/// The flags that make read-only tools execute or write. Documented in docs/rule-engine.md.
 pub const EXECUTING_FLAGS: &[FlagRule] = &[
     FlagRule {
         commands: &["find"],

@@ -1,6 +1,6 @@
 // The policy file's JSON Schema as users get it (`toolgate/policy.schema.json` from the packed
 // package), checked with a standard validator (Ajv, JSON Schema draft 2020-12): every policy the
-// README and the tests write is valid, the engine builds each one (so the schema is not stricter
+// documentation (README.md, docs/) and the tests write is valid, the engine builds each one (so the schema is not stricter
 // than the engine), policies the engine itself writes are valid, and a bad policy is rejected
 // with the JSON pointer of the bad place.
 //
@@ -49,9 +49,12 @@ function specLiterals(source) {
   return [...source.matchAll(/\bconst spec = \{/g)].map((m) => new Function(`return (${literalAt(source, m.index + m[0].length - 1)});`)());
 }
 
-/** Policies in README.md's code blocks: JSON blocks that are policies, and the JS blocks' `const spec`. */
+/** The documentation: README.md and every page in docs/. */
+const DOCUMENTS = ['README.md', ...readdirSync(join(root, 'docs')).filter((n) => n.endsWith('.md')).map((n) => join('docs', n))];
+
+/** Policies in the documentation's code blocks: JSON blocks that are policies, and the JS blocks' `const spec`. */
 function readmePolicies() {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = DOCUMENTS.map((file) => readFileSync(join(root, file), 'utf8')).join('\n');
   const found = [];
   for (const [, lang, body] of readme.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)) {
     if (lang === 'json') {
@@ -101,10 +104,10 @@ test('a policy file may name the schema with "$schema" for editors: valid, built
   assert.notDeepEqual(errorsOf({ $schema: 3 }), [], 'a $schema that is not a string is refused');
 });
 
-test('every policy in README.md\'s code blocks is valid and the engine builds it', () => {
+test('every policy in the documentation\'s code blocks is valid and the engine builds it', () => {
   const policies = readmePolicies();
-  assert.ok(policies.length >= 2, `README.md has ${policies.length} policy blocks; expected the rule engine's and the CLI's`);
-  policies.forEach((spec, i) => assertValidAndBuilt(spec, `README.md policy ${i}`));
+  assert.ok(policies.length >= 3, `the documentation has ${policies.length} policy blocks; expected the README's, the rule engine's and the CLI's`);
+  policies.forEach((spec, i) => assertValidAndBuilt(spec, `documentation policy ${i}`));
 });
 
 test('the tests\' policies (engine.test.mjs, the shared contract fixtures) are valid and the engine builds them', () => {
