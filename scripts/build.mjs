@@ -92,7 +92,7 @@ for (const { target, dir, name, type, features, forSize } of builds) {
 }
 
 /**
- * No poisoned instance (issue 12): the glue moves to `<name>_raw.js`, able to re-instantiate the
+ * No poisoned instance: the glue moves to `<name>_raw.js`, able to re-instantiate the
  * module after a trap, and `<name>.js` — the same exports and .d.ts — is js/resilient's wrapper
  * over it (pkg/resilient/): a call that traps fails closed, later calls work.
  */

@@ -1,4 +1,4 @@
-// The million-decision soak (issue 12, "no poisoned instance"): fresh policies that are never
+// The million-decision soak (no poisoned instance): fresh policies that are never
 // freed, decided a million times through the built package (run `npm run build` first). Prints
 // the wasm memory of both modules and the process heap as it goes; both must stay flat, because
 // wasm-bindgen's FinalizationRegistry frees the Rust side of every policy the program dropped.

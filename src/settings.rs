@@ -1,4 +1,4 @@
-//! The settings page's document (issue 10): every section a person edits on toolgate's settings
+//! The settings page's document: every section a person edits on toolgate's settings
 //! page in one value — Cursor's MCP allowlist with its auto-run mode and protections, the tool
 //! rules of the Zed model per layer, Roo Code's per-mode MCP restrictions and Gasoline's YAML
 //! allowlist — together with what the extension host knows besides ([`PageContext`]: the MCP

@@ -100,7 +100,7 @@ fn crash_shell_bang_after_pipe_sub_command_is_vouched_alone_too() {
 
 /// `{ }{!}` in rc: a `!` right before a group's closer was a command named `!` in context and a
 /// prefix operator with no command alone; it is not vouched for either way (found by the
-/// 10 M-execution campaign, session 4).
+/// 10 M-execution campaign; fuzz/RESULTS.md).
 #[test]
 fn crash_shell_rc_bang_before_closer_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-rc-bang-before-closer", properties::shell_analysis::check);
@@ -108,7 +108,7 @@ fn crash_shell_rc_bang_before_closer_sub_command_is_vouched_alone_too() {
 
 /// `!>{!\u{a4}^}` in rc: a `^` right before a closer (`}`, `)`) was vouched for in context and
 /// not alone, where it ends the input; it joins nothing either way and is not vouched for (found
-/// by the `shell_analysis` campaign, session 6).
+/// by the `shell_analysis` campaign; fuzz/RESULTS.md).
 #[test]
 fn crash_shell_rc_caret_before_closer_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-rc-caret-before-closer", properties::shell_analysis::check);
@@ -117,14 +117,14 @@ fn crash_shell_rc_caret_before_closer_sub_command_is_vouched_alone_too() {
 /// `!\\` and a newline, then a blank, in rc: the continuation after the prefix operator `!` made
 /// it a command named `!` in context, where alone it was an operator with no command (and
 /// `!\\` + newline + `rm x` a command named `!`, not `rm`). Found by the `shell_analysis`
-/// campaign, session 7.
+/// campaign; fuzz/RESULTS.md.
 #[test]
 fn crash_shell_rc_bang_continuation_sub_command_is_vouched_alone_too() {
     crash("shell_analysis", "crash-rc-bang-continuation", properties::shell_analysis::check);
 }
 
 /// A Roo mode whose `allowedServers` lists `*`: Roo compares names exactly, but the entry `*:*` allowed
-/// every server (found by the 10 M-execution `settings_readers` campaign, session 4).
+/// every server (found by the 10 M-execution `settings_readers` campaign; fuzz/RESULTS.md).
 #[test]
 fn crash_settings_roo_star_server_is_never_looser_than_the_seed() {
     crash("settings_readers", "crash-roo-star-server", properties::settings_readers::check);

@@ -1,4 +1,4 @@
-// No poisoned instance (issue 12): a build that traps on demand (`--features trap-test`), wrapped
+// No poisoned instance: a build that traps on demand (`--features trap-test`), wrapped
 // by the same code the package uses (js/resilient), shows a trap answered fail-closed, the module
 // re-instantiated, and objects made before the trap deciding correctly afterwards — in Node and in
 // headless Chromium. Then the package itself: every export has a fail-closed answer on record,
