@@ -678,9 +678,12 @@ impl Policy {
     }
 }
 
+// The differential tests, beside the unit tests: each matcher against a reference of its own.
 #[cfg(test)]
+#[path = "tests/matcher_kinds_differential.rs"]
 mod matcher_kinds_differential;
 #[cfg(test)]
+#[path = "tests/regex_rules_differential.rs"]
 mod regex_rules_differential;
 #[cfg(test)]
 mod tests;
