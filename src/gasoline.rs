@@ -9,9 +9,9 @@
 use crate::policy::{Call, CatalogueName, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec, ToolRulesSpec};
 use serde::Serialize;
 use std::fmt;
-use yaml_subset::{Event, Position};
+use yaml::{Event, Position};
 
-mod yaml_subset;
+mod yaml;
 
 /// A load error, with the 1-based line and column it points at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -56,6 +56,8 @@ pub enum GasolineProblem {
     UnknownKey,
     /// A key that is not a plain string.
     UnexpectedStructure,
+    /// `allowed_tools` appears twice: YAML keys are unique, and no list is silently dropped.
+    DuplicateKey,
     /// An item that is not `*`, `tool.*` or `tool.action`.
     InvalidPattern,
     /// The text is larger than toolgate reads ([`crate::limits::MAX_SETTINGS_BYTES`]).
@@ -105,7 +107,7 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Position)>>, Gasoline
     if let Some(why) = crate::limits::settings_too_large(text) {
         return Err(GasolineError { code: GasolineProblem::TooLarge, line: 1, column: 1, message: format!("the allowlist {why}") });
     }
-    let mut events = yaml_subset::read(text).map_err(|e| invalid_yaml(e.at, &e.message))?.into_iter();
+    let mut events = yaml::read(text).map_err(|e| invalid_yaml(e.at, &e.message))?.into_iter();
     // Where the reader stopped at a construct it does not read, the file is an error, unless it
     // already is one before that.
     let mut next = move || match events.next() {
@@ -127,6 +129,9 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Position)>>, Gasoline
     while let Some((event, at)) = next()? {
         match event {
             Event::MappingEnd => break,
+            Event::Scalar(key) if key == "allowed_tools" && patterns.is_some() => {
+                return Err(error_at(at, GasolineProblem::DuplicateKey, "`allowed_tools` appears twice: keep one list".into()))
+            }
             Event::Scalar(key) if key == "allowed_tools" => {
                 let (value, value_at) =
                     next()?.ok_or_else(|| error_at(at, GasolineProblem::MissingValue, "`allowed_tools` has no value".into()))?;
