@@ -13,6 +13,9 @@ setup_seconds=$SECONDS
 tier "format: cargo fmt --check (rustfmt.toml)"
 cargo fmt --check
 
+tier "lint: the product speaks of itself (no session or issue numbers in tracked files)"
+node scripts/check-product-voice.mjs
+
 tier "lint: clippy denies unwrap/expect/panic/indexing in shipped code (native and wasm32)"
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings

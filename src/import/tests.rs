@@ -990,7 +990,7 @@ fn gemini_settings_decide_as_documented() {
     assert_eq!(entry(&r, "tools.allowed[0]").translation, Translation::Stricter, "hazards never allowed");
 }
 
-/// Narrowing enforcement (issue #25283) is imported as Gemini CLI applies it, and flagged.
+/// Narrowing enforcement (google-gemini/gemini-cli#25283) is imported as Gemini CLI applies it, and flagged.
 #[test]
 fn gemini_allowed_shell_entries_deny_every_other_command() {
     let r = gemini(SourceScope::User, r#"{ "tools": { "allowed": ["ShellTool(cargo test)", "read_file(src/a.rs)", "glob"] } }"#);
@@ -1009,7 +1009,7 @@ fn gemini_allowed_shell_entries_deny_every_other_command() {
     assert!(r.report.iter().all(|e| e.source != "tools.allowed"));
 }
 
-/// `tools.exclude: ["run_shell_command(rm)"]` denies nothing in Gemini CLI (issue #17728; the
+/// `tools.exclude: ["run_shell_command(rm)"]` denies nothing in Gemini CLI (google-gemini/gemini-cli#17728; the
 /// docs/tools/shell.md example "Block specific command prefixes" says it blocks `rm`): the import
 /// does not invent the deny, and the report says the entry is inert and what to write instead.
 #[test]

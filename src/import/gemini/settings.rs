@@ -7,7 +7,7 @@
 //! 4.4 whose `toolName` is the entry as written; `tools.confirmationRequired` ASK_USER at 4.35;
 //! `tools.allowed` ALLOW at 4.3, where `run_shell_command(<prefix>)` is a command prefix and
 //! `<tool>(<args>)` of any other tool allows the whole tool; once `tools.allowed` lists a shell
-//! entry, a DENY of the shell tool at 4.29 follows ("narrowing enforcement", issue #25283);
+//! entry, a DENY of the shell tool at 4.29 follows ("narrowing enforcement", google-gemini/gemini-cli#25283);
 //! `tools.core` ALLOW at 4.25 (same parsing, non-plan modes) with a DENY of `*` at 4.24.
 //! `packages/cli/src/config/settingsSchema.ts` and `utils/deepMerge.ts`: `tools.exclude` is
 //! united across settings files, the other keys are replaced by the highest scope that sets
@@ -23,11 +23,11 @@ use crate::policy::{ListKind, Outcome};
 use serde_json::{json, Value};
 
 /// Why a `tools.exclude` (or `tools.confirmationRequired`) entry with arguments does nothing.
-pub const INERT_ENTRY: &str = "inert in Gemini CLI (issue #17728): the entry becomes a rule whose tool name is the text as written, and no tool is called that; nothing was imported. To decide the command, write a policy rule (`toolName = \"run_shell_command\"`, `commandPrefix = \"…\"`, `decision = \"deny\"` or `\"ask_user\"`)";
+pub const INERT_ENTRY: &str = "inert in Gemini CLI (google-gemini/gemini-cli#17728): the entry becomes a rule whose tool name is the text as written, and no tool is called that; nothing was imported. To decide the command, write a policy rule (`toolName = \"run_shell_command\"`, `commandPrefix = \"…\"`, `decision = \"deny\"` or `\"ask_user\"`)";
 /// Why `<tool>(<args>)` of a tool other than the shell allows the whole tool.
 pub const ARGS_IGNORED: &str = "Gemini CLI ignores the arguments of tools other than the shell: the whole tool is allowed";
 /// What the narrowing enforcement of `tools.allowed` does.
-pub const NARROWING: &str = "surprising: once tools.allowed lists a shell command, Gemini CLI denies every other shell command (narrowing enforcement, issue #25283) instead of asking; imported as that deny";
+pub const NARROWING: &str = "surprising: once tools.allowed lists a shell command, Gemini CLI denies every other shell command (narrowing enforcement, google-gemini/gemini-cli#25283) instead of asking; imported as that deny";
 /// What the allowlist enforcement of `tools.core` does.
 pub const CORE_ENFORCEMENT: &str =
     "Gemini CLI denies every tool tools.core does not list (and tools.allowed does not allow) in the default, auto-edit and yolo modes";
