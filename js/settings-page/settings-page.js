@@ -14,9 +14,10 @@ const CURSOR_MCP = '__cursor_mcp__';
 const OUTCOME_TEXT = { allow: 'Runs without asking', confirm: 'Asks first', deny: 'Refused' };
 const LIST_TEXT = { alwaysAllow: 'Always allow', alwaysConfirm: 'Always confirm', alwaysDeny: 'Always deny' };
 const LISTS = ['alwaysAllow', 'alwaysConfirm', 'alwaysDeny'];
-/** A rule's matcher, by its key in the rule (exactly one is set); a regex `pattern` unless another is. */
-const MATCHERS = ['pattern', 'prefix', 'mcp', 'toolAction', 'glob', 'tokens', 'path', 'domain'];
-const matcherOf = (rule) => MATCHERS.find((k) => rule[k] !== undefined) ?? 'pattern';
+/** The keys of a rule that qualify its matcher; every other key is the matcher (exactly one is set). */
+const RULE_OPTIONS = new Set(['caseSensitive', 'root', 'examples']);
+/** A rule's matcher, by its key in the rule: a regex `pattern` unless another is set. */
+const matcherOf = (rule) => Object.keys(rule).find((k) => !RULE_OPTIONS.has(k) && rule[k] !== undefined) ?? 'pattern';
 /** The formats `importPolicy` reads, with the file a user would paste. */
 const IMPORT_FORMATS = [
   ['claudeCode', 'Claude Code', 'settings.json with "permissions": { "allow": [...], "ask": [...], "deny": [...] }'],

@@ -205,10 +205,7 @@ impl RuleSpec {
 
     /// The rule's text as a user wrote it, whatever its kind.
     pub fn text(&self) -> &str {
-        [&self.pattern, &self.prefix, &self.mcp, &self.tool_action, &self.glob, &self.tokens, &self.path, &self.domain]
-            .into_iter()
-            .find_map(|t| t.as_deref())
-            .unwrap_or_default()
+        MatcherKind::ALL.iter().find_map(|(kind, _)| kind.text_in(self)).unwrap_or_default()
     }
 }
 

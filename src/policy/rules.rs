@@ -86,22 +86,49 @@ pub enum MatcherKind {
 }
 
 impl MatcherKind {
+    /// Every kind a rule can be, with the rule field that holds its text: the one list a new kind
+    /// is added to (with its `RuleSpec` field and its arm in [`compile_rule`]).
+    pub const ALL: [(MatcherKind, &'static str); 8] = [
+        (MatcherKind::Regex, "pattern"),
+        (MatcherKind::Prefix, "prefix"),
+        (MatcherKind::Mcp, "mcp"),
+        (MatcherKind::ToolAction, "toolAction"),
+        (MatcherKind::Glob, "glob"),
+        (MatcherKind::Tokens, "tokens"),
+        (MatcherKind::Path, "path"),
+        (MatcherKind::Domain, "domain"),
+    ];
+
+    /// This kind's text in `rule`, if the rule sets its field.
+    pub fn text_in(self, rule: &RuleSpec) -> Option<&str> {
+        match self {
+            MatcherKind::Regex => rule.pattern.as_deref(),
+            MatcherKind::Prefix => rule.prefix.as_deref(),
+            MatcherKind::Mcp => rule.mcp.as_deref(),
+            MatcherKind::ToolAction => rule.tool_action.as_deref(),
+            MatcherKind::Glob => rule.glob.as_deref(),
+            MatcherKind::Tokens => rule.tokens.as_deref(),
+            MatcherKind::Path => rule.path.as_deref(),
+            MatcherKind::Domain => rule.domain.as_deref(),
+            MatcherKind::Unknown => None,
+        }
+    }
+
     /// The kind a rule spec asks for; `Unknown` unless exactly one matcher field is set.
     pub fn of(rule: &RuleSpec) -> Self {
-        let kinds = [
-            (rule.pattern.is_some(), MatcherKind::Regex),
-            (rule.prefix.is_some(), MatcherKind::Prefix),
-            (rule.mcp.is_some(), MatcherKind::Mcp),
-            (rule.tool_action.is_some(), MatcherKind::ToolAction),
-            (rule.glob.is_some(), MatcherKind::Glob),
-            (rule.tokens.is_some(), MatcherKind::Tokens),
-            (rule.path.is_some(), MatcherKind::Path),
-            (rule.domain.is_some(), MatcherKind::Domain),
-        ];
-        let mut set = kinds.iter().filter(|(present, _)| *present).map(|(_, kind)| *kind);
+        let mut set = Self::ALL.iter().map(|(kind, _)| *kind).filter(|kind| kind.text_in(rule).is_some());
         match (set.next(), set.next()) {
             (Some(kind), None) => kind,
             _ => MatcherKind::Unknown,
+        }
+    }
+
+    /// What a rule with no matcher, or more than one, is told.
+    fn needs_one() -> String {
+        let fields: Vec<String> = Self::ALL.iter().map(|(_, field)| format!("`{field}`")).collect();
+        match fields.split_last() {
+            Some((last, rest)) => format!("a rule needs exactly one of {} or {last}", rest.join(", ")),
+            None => String::new(),
         }
     }
 }
@@ -337,9 +364,7 @@ pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
     match MatcherKind::of(rule) {
         MatcherKind::Mcp => PairPattern::mcp_entry(rule.text()).map(Matcher::Pair),
         MatcherKind::ToolAction => PairPattern::tool_action(rule.text()).map(Matcher::Pair),
-        MatcherKind::Unknown => {
-            Err("a rule needs exactly one of `pattern`, `prefix`, `mcp`, `toolAction`, `glob`, `tokens`, `path` or `domain`".into())
-        }
+        MatcherKind::Unknown => Err(MatcherKind::needs_one()),
         text_kind => compile_text_rule(text_kind, rule),
     }
 }
@@ -642,6 +667,22 @@ impl RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_kind_is_read_from_the_field_a_policy_file_names_it_by() {
+        for (kind, field) in MatcherKind::ALL {
+            let rule: RuleSpec = serde_json::from_value(serde_json::json!({ field: "x.y" })).unwrap();
+            assert_eq!((MatcherKind::of(&rule), rule.text()), (kind, "x.y"), "{field}");
+            assert_eq!(serde_json::to_value(&rule).unwrap(), serde_json::json!({ field: "x.y" }), "{field}");
+            // A decision names the kind as the field is named, except a regex (`pattern`).
+            let name = if kind == MatcherKind::Regex { "regex" } else { field };
+            assert_eq!(serde_json::to_value(kind).unwrap(), serde_json::json!(name));
+        }
+        let none = compile_rule(&RuleSpec::default()).unwrap_err();
+        let two = compile_rule(&RuleSpec { prefix: Some("ls".into()), ..RuleSpec::regex("ls", false) }).unwrap_err();
+        assert_eq!(none, two);
+        assert!(MatcherKind::ALL.iter().all(|(_, field)| none.contains(&format!("`{field}`"))), "{none}");
+    }
 
     /// Where a test's rule came from: its position and kind, in a layer and tool that do not matter.
     fn origin(index: usize, rule: &RuleSpec) -> RuleRef {

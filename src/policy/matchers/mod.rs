@@ -1,0 +1,18 @@
+//! The matcher kinds imported from other agents' rule formats, one module each: a command glob
+//! (Claude Code's `Bash(…)`), a token prefix with alternatives (Codex's `prefix_rule`), a
+//! gitignore-style path pattern (Claude Code's `Read(…)` / `Edit(…)`) and a domain glob for URLs
+//! (Claude Code's `WebFetch(domain:…)`). Each is compiled once, with an error that says what is
+//! wrong, and matched without a regex engine; each module cites the peer text it follows.
+//!
+//! The kinds' list, their rule fields and how each compiles are in [`super::rules`]
+//! (`MatcherKind::ALL`, `compile_rule`).
+
+mod domain;
+mod glob;
+mod path_pattern;
+mod tokens;
+
+pub use domain::{url_host, DomainGlob};
+pub use glob::{unwrapped_forms, CommandGlob};
+pub use path_pattern::PathPattern;
+pub use tokens::TokenPrefix;
