@@ -73,8 +73,15 @@ pub enum Source {
     VsCode,
     /// VS Code's `chat.tools.terminal.autoApprove` defaults (`false` entries: always ask).
     VsCodeAsk,
+    /// destructive_command_guard's packs (`Dicklesworthstone/destructive_command_guard`,
+    /// `src/packs/`): a Claude Code hook that denies a matching command by default.
+    DestructiveCommandGuard,
+    /// Claude Code Damage Control's `bashToolPatterns` (`disler/claude-code-damage-control`,
+    /// `.claude/skills/damage-control/patterns.yaml`): a hook that blocks a matching command, or asks.
+    DamageControl,
     /// toolgate's own requirement: commands that lose work, run downloaded code or change shared
-    /// systems always ask (where no peer's list names them).
+    /// systems always ask, in every spelling the entry lists (on an entry with other tags, the
+    /// spellings theirs leave out).
     Toolgate,
 }
 
@@ -87,6 +94,8 @@ impl Source {
             Source::CodexDangerous => "CX-D",
             Source::VsCode => "VS",
             Source::VsCodeAsk => "VS-F",
+            Source::DestructiveCommandGuard => "DCG",
+            Source::DamageControl => "DC",
             Source::Toolgate => "TG",
         }
     }
@@ -246,7 +255,10 @@ struct ReadOnly {
     not_match: &'static [&'static str],
 }
 
-use Source::{ClaudeCode as CC, Codex as CX, CodexDangerous as CXD, Toolgate as TG, VsCode as VS, VsCodeAsk as VSF};
+use Source::{
+    ClaudeCode as CC, Codex as CX, CodexDangerous as CXD, DamageControl as DC, DestructiveCommandGuard as DCG, Toolgate as TG,
+    VsCode as VS, VsCodeAsk as VSF,
+};
 
 const GIT_READ_BANNED: Banned = Banned {
     exact: &[],
@@ -462,8 +474,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "force push",
         pattern: wrapped!(r"git(?:\s+\S+)*?\s+push(?:\s+\S+)*?\s+(?:-[a-z]*f[a-z]*|--force(?:-with-lease(?:=\S*)?|-if-includes)?|--mirror|\+\S+)(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG, CXD],
-        note: "`-f` (also in a cluster), `--force`, `--force-with-lease[=…]`, `--force-if-includes`, `--mirror`, a `+refspec`; Codex asks for `git --force …`",
+        sources: &[TG, CXD, DCG, DC],
+        note: "`-f` (also in a cluster), `--force`, `--force-with-lease[=…]`, `--force-if-includes`, `--mirror`, a `+refspec`; Codex asks for `git --force …`; DCG and DC name `--force` and `-f`, not `--force-with-lease`",
         matches: &[
             "git push --force",
             "git push -f origin main",
@@ -481,8 +493,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "push that deletes a remote branch",
         pattern: wrapped!(r"git(?:\s+\S+)*?\s+push(?:\s+\S+)*?\s+(?:-[a-z]*d[a-z]*|--delete|:\S+)(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG],
-        note: "`-d`, `--delete`, a `:branch` refspec",
+        sources: &[TG, DC],
+        note: "`-d`, `--delete`, a `:branch` refspec; DC asks for `git push <remote> --delete` and `git push <remote> :branch`, not `-d`",
         matches: &["git push origin --delete feature", "git push origin :feature", "git push -d origin feature"],
         not_match: &["git push origin feature:feature", "git push origin main"],
     },
@@ -490,7 +502,7 @@ const DANGEROUS: &[Dangerous] = &[
         name: "git reset --hard",
         pattern: wrapped!(r"git(?:\s+\S+)*?\s+reset(?:\s+\S+)*?\s+--hard(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG, CXD],
+        sources: &[TG, CXD, DCG, DC],
         note: "discards uncommitted work; Codex asks for every `git reset`",
         matches: &["git reset --hard", "git reset --hard HEAD~1", "git -C x reset -q --hard origin/main"],
         not_match: &["git reset HEAD file.txt", "git reset --soft HEAD~1"],
@@ -499,7 +511,7 @@ const DANGEROUS: &[Dangerous] = &[
         name: "git clean -f",
         pattern: wrapped!(r"git(?:\s+\S+)*?\s+clean(?:\s+\S+)*?\s+(?:-[a-z]*f[a-z]*|--force)(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG],
+        sources: &[TG, DCG, DC],
         note: "deletes untracked files",
         matches: &["git clean -f", "git clean -fd", "git clean -xdf", "git clean -d --force"],
         not_match: &["git clean -n", "git clean --dry-run"],
@@ -508,8 +520,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "recursive rm",
         pattern: wrapped!(r"rm(?:\s+\S+)*?\s+(?:-[a-z]*r[a-z]*|--recursive)(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG, CXD, VSF],
-        note: "`-r`/`-R` in any cluster or order, `--recursive`; through `sudo`, `env`, `nice`, … and by path (`/bin/rm`); VS Code asks for every `rm`",
+        sources: &[TG, CXD, VSF, DCG, DC],
+        note: "`-r`/`-R` in any cluster or order, `--recursive`; through `sudo`, `env`, `nice`, … and by path (`/bin/rm`); VS Code asks for every `rm`; DCG only with `-f` as well and outside temporary directories",
         matches: &[
             "rm -rf build",
             "rm -fr build",
@@ -529,8 +541,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "recursive chmod/chown/chgrp",
         pattern: wrapped!(r"(?:chmod|chown|chgrp)(?:\s+\S+)*?\s+(?:-[a-zA-Z]*R[a-zA-Z]*|--recursive)(?:\s|$)"),
         case_sensitive: true,
-        sources: &[TG, VSF],
-        note: "`-R` in any cluster, `--recursive`; case-sensitive, since `chmod -r` is a mode; VS Code asks for every `chmod`/`chown`",
+        sources: &[TG, VSF, DCG, DC],
+        note: "`-R` in any cluster, `--recursive`; case-sensitive, since `chmod -r` is a mode; VS Code asks for every `chmod`/`chown`; DCG only on system directories, DC only `chmod -R … 777` and `chown -R … root`",
         matches: &["chmod -R 777 .", "chown -R user:group dir", "chmod -vR u+x dir", "chgrp --recursive staff dir", "sudo chown -R root /srv"],
         not_match: &["chmod 644 file", "chmod -r file", "chown user file"],
     },
@@ -553,8 +565,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "make a file system",
         pattern: wrapped!(r"(?:mkfs(?:\.\w+)?|mke2fs|mkswap|wipefs)(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG],
-        note: "`mkfs`, `mkfs.<type>`, `mke2fs`, `mkswap`, `wipefs`",
+        sources: &[TG, DCG, DC],
+        note: "`mkfs`, `mkfs.<type>`, `mke2fs`, `mkswap`, `wipefs`; DCG names `mkfs`, `mkfs.<type>` and `wipefs`, DC `mkfs.<type>`: `mke2fs` and `mkswap` are toolgate's own",
         matches: &["mkfs.ext4 /dev/sdb1", "sudo mkfs -t xfs /dev/sdc", "wipefs -a /dev/sdb"],
         not_match: &["mkdir build", "mkfifo pipe"],
     },
@@ -562,8 +574,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "dd writing a file or device",
         pattern: wrapped!(r"dd(?:\s+\S+)*?\s+of="),
         case_sensitive: false,
-        sources: &[TG],
-        note: "`dd … of=…`",
+        sources: &[TG, DCG, DC],
+        note: "`dd … of=…`; DCG and DC name only `of=/dev/…` (DCG lets `of=<name>.<ext>` through)",
         matches: &["dd if=/dev/zero of=/dev/sda bs=1M", "sudo dd of=disk.img if=/dev/sdb"],
         not_match: &["dd if=/dev/sda bs=512 count=1", "ddate"],
     },
@@ -571,8 +583,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "kubectl delete",
         pattern: wrapped!(r"kubectl(?:\s+\S+)*?\s+delete(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG],
-        note: "",
+        sources: &[TG, DCG, DC],
+        note: "DCG names `delete` of a namespace, workload, PVC or PV, or with `--all`, `-A`/`--all-namespaces`, `--force --grace-period=0` or a directory; DC `delete namespace`, `delete all --all`, `--all --all-namespaces`: any other `delete` is toolgate's own",
         matches: &["kubectl delete pod web-1", "kubectl -n prod delete deployment api", "kubectl --context prod delete ns x"],
         not_match: &["kubectl get pods", "kubectl describe pod delete-me"],
     },
@@ -580,8 +592,8 @@ const DANGEROUS: &[Dangerous] = &[
         name: "terraform apply/destroy",
         pattern: wrapped!(r"(?:terraform|tofu)(?:\s+\S+)*?\s+(?:apply|destroy)(?:\s|$)"),
         case_sensitive: false,
-        sources: &[TG],
-        note: "Terraform and OpenTofu",
+        sources: &[TG, DCG, DC],
+        note: "Terraform and OpenTofu; DCG names `destroy` and `apply … -auto-approve`, DC `destroy`, neither `tofu`",
         matches: &["terraform apply", "terraform -chdir=infra destroy -auto-approve", "tofu apply plan.out"],
         not_match: &["terraform plan", "terraform fmt"],
     },
@@ -591,8 +603,8 @@ const DANGEROUS: &[Dangerous] = &[
             r"(?:(?:npm|pnpm|yarn|bun)(?:\s+\S+)*?\s+(?:publish|unpublish)|(?:cargo|poetry|uv|hatch|flit|gem)(?:\s+\S+)*?\s+(?:publish|push)|twine\s+upload|dotnet\s+nuget\s+push)(?:\s|$)"
         ),
         case_sensitive: false,
-        sources: &[TG],
-        note: "npm/pnpm/yarn/bun `publish`/`unpublish`, `cargo publish`, `poetry publish`, `uv publish`, `hatch publish`, `flit publish`, `gem push`, `twine upload`, `dotnet nuget push`",
+        sources: &[TG, DCG, DC],
+        note: "npm/pnpm/yarn/bun `publish`/`unpublish`, `cargo publish`, `poetry publish`, `uv publish`, `hatch publish`, `flit publish`, `gem push`, `twine upload`, `dotnet nuget push`; DCG names npm/pnpm/yarn `publish` (not with `--dry-run`), `npm unpublish`, `cargo publish`, `poetry publish`, `gem push`, DC `npm unpublish`",
         matches: &["npm publish", "npm publish --access public", "yarn npm publish", "cargo publish", "twine upload dist/*", "gem push x.gem", "uv publish"],
         not_match: &["npm pack", "cargo build --release", "npm run publish-docs"],
     },

@@ -150,6 +150,22 @@ fn the_readme_documents_every_entry() {
     }
 }
 
+/// Every tag an entry cites is defined in the README's table of sources, and every entry cites one.
+#[test]
+fn every_source_tag_is_defined_in_the_readme() {
+    let readme = include_str!("README.md");
+    let table = readme.split("## Sources").nth(1).and_then(|rest| rest.split("\n## ").next()).expect("README.md has a Sources section");
+    for preset in Preset::ALL {
+        for entry in entries(preset) {
+            assert!(!entry.sources.is_empty(), "{} cites no source", entry.name);
+            for source in entry.sources {
+                let row = format!("\n| {} | ", source.tag());
+                assert!(table.contains(&row), "README.md's Sources table lacks the tag {} ({})", source.tag(), entry.name);
+            }
+        }
+    }
+}
+
 /// Including presets costs one compile of their rules; a policy without them is unchanged.
 #[test]
 fn a_policy_without_presets_gets_no_extra_layers() {
