@@ -18,6 +18,8 @@
 //! - [`zed`]: Zed's `agent.tool_permissions` from user and project settings files.
 //! - [`gasoline`]: Gasoline's YAML `allowed_tools` list.
 //! - [`roo`]: Roo Code's per-mode MCP restrictions.
+//! - [`session`]: a permission session around the evaluator — grants with a scope and a lifetime,
+//!   a decision log, child sessions for sub-agents, and the hand-off to an automatic reviewer.
 //! - [`api`]: the JavaScript contract as plain Rust, with its JSON twin for the shared fixtures.
 //! - [`settings`]: the settings page's document — every section, its validation, and the
 //!   policies it means — shared by the webview and the extension host.
@@ -47,6 +49,7 @@ pub mod mcp;
 pub mod policy;
 pub mod presets;
 pub mod roo;
+pub mod session;
 pub mod settings;
 pub mod shell;
 // The wasm build's allocator front (bindings); tested natively.

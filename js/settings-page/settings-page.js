@@ -15,7 +15,7 @@ const OUTCOME_TEXT = { allow: 'Runs without asking', confirm: 'Asks first', deny
 const LIST_TEXT = { alwaysAllow: 'Always allow', alwaysConfirm: 'Always confirm', alwaysDeny: 'Always deny' };
 const LISTS = ['alwaysAllow', 'alwaysConfirm', 'alwaysDeny'];
 /** The keys of a rule that qualify its matcher; every other key is the matcher (exactly one is set). */
-const RULE_OPTIONS = new Set(['caseSensitive', 'root', 'examples']);
+const RULE_OPTIONS = new Set(['caseSensitive', 'root', 'examples', 'human']);
 /** A rule's matcher, by its key in the rule: a regex `pattern` unless another is set. */
 const matcherOf = (rule) => Object.keys(rule).find((k) => !RULE_OPTIONS.has(k) && rule[k] !== undefined) ?? 'pattern';
 /** The formats `importPolicy` reads, with the file a user would paste. */

@@ -389,6 +389,25 @@ impl Policy {
         }
     }
 
+    /// The protected path this call would write were it otherwise allowed, whatever decided it:
+    /// a decision that asks by default names none, yet such a write is for a person to approve.
+    pub(crate) fn protected_write(&self, call: &Call) -> Option<super::ProtectedPath> {
+        let kind = self.input_kind(&call.tool);
+        let check = |inputs: &[String]| {
+            if inputs.iter().any(|input| crate::limits::input_too_large(input).is_some()) {
+                return None;
+            }
+            self.stricter_by_paths(kind, &items::of(kind, inputs), Outcome::Allow).and_then(|found| found.protected)
+        };
+        check(&call.inputs).or_else(|| {
+            if !matches!(kind, InputKind::Path { .. } | InputKind::PathPair) {
+                return None;
+            }
+            let normal: Vec<String> = call.inputs.iter().map(|input| super::path::normalize_path(input)).collect();
+            check(&normal)
+        })
+    }
+
     fn evaluate_as_written(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: Explain) -> Decision {
         let rules = self.tool(tool);
         let kind = self.input_kind(tool);

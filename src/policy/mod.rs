@@ -160,6 +160,11 @@ pub struct RuleSpec {
     #[serde(default, skip_serializing_if = "RuleExamples::is_empty")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub examples: RuleExamples,
+    /// Only a person may approve a call this rule makes ask: a session never hands it to an
+    /// automatic reviewer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub human: bool,
 }
 
 impl RuleSpec {

@@ -1,0 +1,747 @@
+//! A permission session: what an agent extension keeps around the one evaluator while an agent
+//! works.
+//!
+//! Built from a policy of any dialect, a session decides calls, offers the answers a prompt may
+//! give, takes the answer, and says what the host must persist. It keeps:
+//!
+//! - **grants** with a scope and a lifetime ([`grants`]): once, for the session, until a time,
+//!   for the workspace, always. A grant is an allow rule of the one model, so it can never lift
+//!   what an allow rule cannot: a deny or confirm rule of any layer, a hard-coded denial, a
+//!   protected path, a hazard. It is only offered where it would let the call run, and never
+//!   where a managed layer's default asked.
+//! - **a decision log** ([`log`]): one record per decision, answer, grant, revocation and expiry.
+//! - **child sessions** for sub-agents: a child decides with its own policy and grants, and then
+//!   no looser than each of its ancestors does at that moment.
+//! - **the reviewer hand-off**: whether an automatic reviewer may answer a prompt. Refusals,
+//!   protected paths, rules that did not compile and rules marked `human: true` are for a person;
+//!   a reviewer answers one call and makes no grant.
+//!
+//! The host passes the clock (`now`, in milliseconds) to every call, so a session is
+//! deterministic: timed grants expire when the host's clock passes them, and tests need no waiting.
+
+pub mod grants;
+pub mod log;
+#[cfg(test)]
+mod tests;
+
+use crate::policy::{
+    Call, Decision, DefaultSource, InputKind, LayerKind, LayerSpec, ListKind, Outcome, Policy, PolicySpec, Reason, RuleRef, RuleSpec,
+    SettingsChange,
+};
+use grants::{AnswerScope, Answerer, Grant, GrantRef, GrantRules, GRANT_LAYER_PREFIX};
+use log::{DecisionLog, LogEvent, LogRecord};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::fmt;
+use std::rc::Rc;
+
+/// How long "Allow for an hour" lasts unless the host says otherwise.
+pub const DEFAULT_TIMED_GRANT_MS: u64 = 60 * 60 * 1000;
+/// How many log records a session keeps unless the host says otherwise.
+pub const DEFAULT_LOG_CAPACITY: usize = 1000;
+/// How many unanswered prompts a session remembers; the oldest is forgotten first.
+const MAX_PENDING: usize = 256;
+
+/// How a session is set up.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct SessionOptions {
+    /// The layer "Always allow" writes to: `user` unless set.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub user_layer: Option<String>,
+    /// The layer "Always allow in this workspace" writes to: `project` unless set.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub workspace_layer: Option<String>,
+    /// How many log records to keep (the oldest go first): 1000 unless set.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub log_capacity: Option<usize>,
+    /// The session's name in its log records: `session` unless set.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub name: Option<String>,
+    /// How long the timed answer lasts, in milliseconds: one hour unless set.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub timed_grant_ms: Option<u64>,
+}
+
+/// How a child session for a sub-agent is set up.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ChildOptions {
+    /// The child's own policy, to be narrower than its parent's; the parent's policy unless set.
+    /// Whatever it says, the child is never looser than its parent.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub policy: Option<PolicySpec>,
+    /// Start with copies of the parent's session and timed grants (by default the child asks
+    /// for what the parent was granted; the parent's grants still bound it).
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub inherit_grants: bool,
+    /// The child's name in log records, after its parent's: `<parent>/<name>`.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub name: Option<String>,
+}
+
+/// One answer a prompt may give.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct AnswerOption {
+    /// Allow or refuse.
+    pub allow: bool,
+    /// For how long.
+    pub scope: AnswerScope,
+    /// The button's text: "Allow once", "Allow `npm test` for this session", "Deny".
+    pub label: String,
+    /// For a timed answer: how long it lasts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub duration_ms: Option<u64>,
+    /// For a grant: what it allows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub grant: Option<GrantRules>,
+}
+
+/// Whether an automatic reviewer may answer a decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ReviewHandOff {
+    /// True when a reviewer may answer it (once).
+    pub reviewable: bool,
+    /// Why, in a sentence.
+    pub why: String,
+}
+
+/// A session's decision about one call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct SessionDecision {
+    /// The id to answer it by.
+    pub call_id: u64,
+    /// The evaluator's decision: this session's own, or an ancestor's where that was stricter.
+    pub decision: Decision,
+    /// The grants that allowed parts of the call, with their scope and expiry.
+    pub granted_by: Vec<GrantRef>,
+    /// An ancestor session was stricter, and `decision` is its.
+    pub capped_by_parent: bool,
+    /// For a call that asks: the answers the prompt may give.
+    pub options: Vec<AnswerOption>,
+    /// Whether an automatic reviewer may answer.
+    pub review: ReviewHandOff,
+}
+
+/// An answer to a call that asked.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Answer {
+    /// The decision's `callId`.
+    pub call_id: u64,
+    /// Allow or refuse.
+    pub allow: bool,
+    /// For how long; `once` unless set. A refusal is always once.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub scope: AnswerScope,
+    /// For a timed answer: how long, instead of the option's duration.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub duration_ms: Option<u64>,
+    /// Who answered; `user` unless set.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub by: Answerer,
+}
+
+/// What the host must write for a workspace or user grant (or its revocation).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct Persist {
+    /// The layer that changed.
+    pub layer: String,
+    /// The changes made (for a grant), the same a permission option carries: apply them to the
+    /// product's own settings with `applyZedSettingsChange` and the like.
+    pub changes: Vec<SettingsChange>,
+    /// The session's policy with the change made: save it, or rebuild from it.
+    pub spec: PolicySpec,
+}
+
+/// What an answer did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct AnswerOutcome {
+    /// Whether the call runs now.
+    pub run: bool,
+    /// The grant made, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub grant: Option<Grant>,
+    /// What the host must persist, for a workspace or user grant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub persist: Option<Persist>,
+}
+
+/// A request the session cannot carry out; nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionError {
+    /// No prompt with this id is waiting (answered already, never asked, or forgotten).
+    UnknownCall(u64),
+    /// The answer is not one the prompt offered.
+    NotOffered {
+        /// The answer's scope.
+        scope: AnswerScope,
+        /// The scopes the prompt offered for allowing.
+        offered: Vec<AnswerScope>,
+    },
+    /// An automatic reviewer may not answer this prompt.
+    NotReviewable(String),
+    /// A reviewer answered for longer than this call.
+    ReviewerGrant,
+    /// A refusal for longer than this call (deny rules are for the policy).
+    LastingRefusal,
+    /// A timed answer of no duration.
+    NoDuration,
+    /// No grant with this id is in force.
+    UnknownGrant(String),
+    /// The session is in use by a call that has not returned (a callback re-entered it).
+    Busy,
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::UnknownCall(id) => write!(f, "no call {id} is waiting for an answer (answered already, or never asked)"),
+            SessionError::NotOffered { scope, offered } => {
+                let offered: Vec<&str> = offered.iter().map(|s| scope_name(*s)).collect();
+                write!(f, "`{}` was not offered for this call; it offered: {}", scope_name(*scope), offered.join(", "))
+            }
+            SessionError::NotReviewable(why) => write!(f, "an automatic reviewer may not answer this call: {why}"),
+            SessionError::ReviewerGrant => write!(f, "an automatic reviewer answers one call (`once`); only a person grants for longer"),
+            SessionError::LastingRefusal => {
+                write!(f, "a refusal holds for this call only (`once`); to refuse such calls from now on, add a deny rule")
+            }
+            SessionError::NoDuration => write!(f, "a timed answer needs a duration above 0 ms"),
+            SessionError::UnknownGrant(id) => write!(f, "no grant `{id}` is in force"),
+            SessionError::Busy => write!(f, "the session is already handling a call"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+fn scope_name(scope: AnswerScope) -> &'static str {
+    match scope {
+        AnswerScope::Once => "once",
+        AnswerScope::Session => "session",
+        AnswerScope::Timed => "timed",
+        AnswerScope::Workspace => "workspace",
+        AnswerScope::User => "user",
+    }
+}
+
+/// A prompt waiting for its answer.
+#[derive(Debug, Clone)]
+struct Pending {
+    call_id: u64,
+    call: Call,
+    options: Vec<AnswerOption>,
+    review: ReviewHandOff,
+}
+
+/// One session's own state; children hold their ancestors' through [`Session::parent`].
+#[derive(Debug)]
+struct State {
+    name: String,
+    user_layer: String,
+    workspace_layer: String,
+    timed_grant_ms: u64,
+    /// A child offers no workspace or user grants: those belong to the session that owns the
+    /// settings.
+    is_child: bool,
+    /// The policy as the host gave it, with workspace and user grants written in.
+    base: PolicySpec,
+    grants: Vec<Grant>,
+    /// `base` with a layer per session or timed grant.
+    policy: Policy,
+    log: DecisionLog,
+    pending: VecDeque<Pending>,
+    next_call: u64,
+    next_grant: u64,
+}
+
+impl State {
+    fn new(name: String, base: PolicySpec, options: &SessionOptions, grants: Vec<Grant>, is_child: bool) -> Self {
+        let policy = Policy::new(with_grant_layers(&base, &grants));
+        let next_grant = grants.len() as u64 + 1;
+        State {
+            name,
+            user_layer: options.user_layer.clone().unwrap_or_else(|| "user".into()),
+            workspace_layer: options.workspace_layer.clone().unwrap_or_else(|| "project".into()),
+            timed_grant_ms: options.timed_grant_ms.unwrap_or(DEFAULT_TIMED_GRANT_MS),
+            is_child,
+            base,
+            grants,
+            policy,
+            log: DecisionLog::new(options.log_capacity.unwrap_or(DEFAULT_LOG_CAPACITY)),
+            pending: VecDeque::new(),
+            next_call: 1,
+            next_grant,
+        }
+    }
+
+    fn rebuild(&mut self) {
+        self.policy = Policy::new(with_grant_layers(&self.base, &self.grants));
+    }
+
+    fn record(&mut self, event: LogEvent, at: u64) -> LogRecord {
+        LogRecord::new(event, at, &self.name)
+    }
+
+    /// Drops the grants whose time has passed, logging each.
+    fn expire(&mut self, now: u64) {
+        let (held, expired): (Vec<Grant>, Vec<Grant>) = std::mem::take(&mut self.grants).into_iter().partition(|g| g.holds_at(now));
+        self.grants = held;
+        if expired.is_empty() {
+            return;
+        }
+        for grant in &expired {
+            let mut record = self.record(LogEvent::Expire, now);
+            record.grant = Some(grant.reference());
+            self.log.push(record);
+        }
+        self.rebuild();
+    }
+
+    /// The grant a rule of the decision belongs to, if any.
+    fn grant_of(&self, rule: &RuleRef) -> Option<&Grant> {
+        if let Some(id) = rule.layer.strip_prefix(GRANT_LAYER_PREFIX) {
+            return self.grants.iter().find(|g| g.id == id);
+        }
+        let spec = rule_spec_at(&self.base, rule)?;
+        self.grants
+            .iter()
+            .find(|g| g.layer.as_deref() == Some(rule.layer.as_str()) && g.allows.tool == rule.tool && g.allows.rules.contains(spec))
+    }
+
+    /// The grants that allowed parts of a decision.
+    fn granted_by(&self, decision: &Decision) -> Vec<GrantRef> {
+        let mut found: Vec<GrantRef> = Vec::new();
+        let mut add = |grant: Option<&Grant>| {
+            if let Some(grant) = grant {
+                if !found.iter().any(|g| g.id == grant.id) {
+                    found.push(grant.reference());
+                }
+            }
+        };
+        if decision.outcome == Outcome::Allow {
+            for item in &decision.items {
+                add(item.allowed_by.as_deref().and_then(|rule| self.grant_of(rule)));
+            }
+            add(decision.rule.as_deref().and_then(|rule| self.grant_of(rule)));
+            if let Some(DefaultSource::Tool { layer }) = &decision.default_source {
+                let id = layer.strip_prefix(GRANT_LAYER_PREFIX);
+                add(id.and_then(|id| self.grants.iter().find(|g| g.id == id)));
+                add(self.grants.iter().find(|g| g.allows.whole_tool && g.layer.as_deref() == Some(layer.as_str())));
+            }
+        }
+        found
+    }
+
+    /// What a grant for this call would allow: the decision's suggestions, or the whole tool
+    /// where its input cannot be narrowed. `None` where neither applies.
+    fn grant_rules(&self, call: &Call, decision: &Decision) -> Option<GrantRules> {
+        if !decision.suggestions.is_empty() {
+            let display = decision.suggestions.iter().map(|s| format!("`{}`", s.display)).collect::<Vec<_>>().join(", ");
+            let rules = decision.suggestions.iter().map(|s| s.rule_spec()).collect();
+            return Some(GrantRules { tool: call.tool.clone(), rules, whole_tool: false, display });
+        }
+        match self.policy.input_kind(&call.tool) {
+            InputKind::Opaque | InputKind::Query => {
+                Some(GrantRules { tool: call.tool.clone(), rules: Vec::new(), whole_tool: true, display: format!("`{}`", call.tool) })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the default that decided is a managed layer's: no grant may lift it.
+    fn managed_default(&self, decision: &Decision) -> bool {
+        let layer = match &decision.default_source {
+            Some(DefaultSource::Tool { layer }) => Some(layer),
+            Some(DefaultSource::Global { layer }) => layer.as_ref(),
+            None => None,
+        };
+        layer.is_some_and(|name| self.base.layers.iter().any(|l| &l.name == name && l.kind == LayerKind::Managed))
+    }
+
+    /// The answers a prompt about this call offers.
+    fn options(&self, call: &Call, decision: &Decision, capped: bool) -> Vec<AnswerOption> {
+        let once = |allow: bool, label: &str| AnswerOption {
+            allow,
+            scope: AnswerScope::Once,
+            label: label.to_owned(),
+            duration_ms: None,
+            grant: None,
+        };
+        let mut options = vec![once(true, "Allow once")];
+        let candidate = if capped || self.managed_default(decision) { None } else { self.grant_rules(call, decision) };
+        if let Some(rules) = candidate {
+            let mut scopes = vec![AnswerScope::Session, AnswerScope::Timed];
+            if !self.is_child {
+                scopes.extend([AnswerScope::Workspace, AnswerScope::User]);
+            }
+            for scope in scopes {
+                if self.would_allow(call, &rules, scope) {
+                    options.push(AnswerOption {
+                        allow: true,
+                        scope,
+                        label: self.label(scope, &rules.display),
+                        duration_ms: (scope == AnswerScope::Timed).then_some(self.timed_grant_ms),
+                        grant: Some(rules.clone()),
+                    });
+                }
+            }
+        }
+        options.push(once(false, "Deny"));
+        options
+    }
+
+    fn label(&self, scope: AnswerScope, display: &str) -> String {
+        match scope {
+            AnswerScope::Once => "Allow once".into(),
+            AnswerScope::Session => format!("Allow {display} for this session"),
+            AnswerScope::Timed => format!("Allow {display} for {}", duration_text(self.timed_grant_ms)),
+            AnswerScope::Workspace => format!("Always allow {display} in this workspace"),
+            AnswerScope::User => format!("Always allow {display}"),
+        }
+    }
+
+    /// Whether granting `rules` for `scope` would let this very call run: a grant is only offered
+    /// where it would (an untrusted workspace layer, a confirm rule, a hazard or a protected path
+    /// would still ask).
+    fn would_allow(&self, call: &Call, rules: &GrantRules, scope: AnswerScope) -> bool {
+        let spec = match scope {
+            AnswerScope::Once => return true,
+            AnswerScope::Session | AnswerScope::Timed => {
+                let mut spec = with_grant_layers(&self.base, &self.grants);
+                spec.layers.push(rules.layer("candidate"));
+                spec
+            }
+            AnswerScope::Workspace | AnswerScope::User => {
+                let mut base = self.base.clone();
+                for change in rules.changes(self.layer_for(scope)) {
+                    apply_to_layer(&mut base, &change, scope);
+                }
+                with_grant_layers(&base, &self.grants)
+            }
+        };
+        Policy::new(spec).outcome_of(call) == Outcome::Allow
+    }
+
+    fn layer_for(&self, scope: AnswerScope) -> &str {
+        if scope == AnswerScope::Workspace {
+            &self.workspace_layer
+        } else {
+            &self.user_layer
+        }
+    }
+}
+
+/// `change` applied to `spec`, creating a missing workspace layer as a project layer.
+fn apply_to_layer(spec: &mut PolicySpec, change: &SettingsChange, scope: AnswerScope) {
+    if scope == AnswerScope::Workspace && !spec.layers.iter().any(|l| l.name == change.layer) {
+        spec.layers.push(LayerSpec { name: change.layer.clone(), kind: LayerKind::Project, ..LayerSpec::default() });
+    }
+    spec.apply(change);
+}
+
+/// `base` with a layer per session or timed grant, after its own layers.
+fn with_grant_layers(base: &PolicySpec, grants: &[Grant]) -> PolicySpec {
+    let mut spec = base.clone();
+    spec.layers.extend(grants.iter().filter(|g| g.layer.is_none()).map(|g| g.allows.layer(&g.id)));
+    spec
+}
+
+/// The rule a decision names, as the spec writes it.
+fn rule_spec_at<'s>(spec: &'s PolicySpec, rule: &RuleRef) -> Option<&'s RuleSpec> {
+    let tools = &spec.layers.iter().find(|l| l.name == rule.layer)?.tools;
+    let rules = tools.get(&rule.tool)?;
+    let list = match rule.list {
+        ListKind::AlwaysAllow => &rules.always_allow,
+        ListKind::AlwaysDeny => &rules.always_deny,
+        ListKind::AlwaysConfirm => &rules.always_confirm,
+    };
+    list.get(rule.index)
+}
+
+/// `1 hour`, `90 minutes`, `2 days`, `30 seconds`.
+fn duration_text(ms: u64) -> String {
+    let plural = |n: u64, unit: &str| if n == 1 { format!("1 {unit}") } else { format!("{n} {unit}s") };
+    const MINUTE: u64 = 60_000;
+    const HOUR: u64 = 60 * MINUTE;
+    const DAY: u64 = 24 * HOUR;
+    match ms {
+        ms if ms >= DAY && ms % DAY == 0 => plural(ms / DAY, "day"),
+        ms if ms >= HOUR && ms % HOUR == 0 => plural(ms / HOUR, "hour"),
+        ms if ms >= MINUTE && ms % MINUTE == 0 => plural(ms / MINUTE, "minute"),
+        ms if ms >= 1000 && ms % 1000 == 0 => plural(ms / 1000, "second"),
+        ms => format!("{ms} ms"),
+    }
+}
+
+/// Whether an automatic reviewer may answer `decision` about `call`, made by `policy`.
+fn hand_off(call: &Call, decision: &Decision, policy: &Policy) -> ReviewHandOff {
+    let no = |why: &str| ReviewHandOff { reviewable: false, why: why.to_owned() };
+    match decision.outcome {
+        Outcome::Allow => return no("the call runs without asking"),
+        Outcome::Deny => return no("a refusal is final; no one is asked"),
+        Outcome::Confirm => {}
+    }
+    if decision.reason == Reason::ProtectedPath || decision.protected_path.is_some() || policy.protected_write(call).is_some() {
+        return no("it writes to a protected path; only a person may approve that");
+    }
+    if decision.reason == Reason::InvalidPattern {
+        return no("a rule for this tool did not compile; only a person may approve until it is fixed");
+    }
+    let human = decision.rule.as_deref().and_then(|rule| rule_spec_at(policy.spec(), rule)).is_some_and(|rule| rule.human);
+    if human {
+        return no("the rule that asked is marked `human`: only a person may approve");
+    }
+    ReviewHandOff { reviewable: true, why: "an automatic reviewer may answer this call once".into() }
+}
+
+/// A permission session (see the module documentation). Cloning it gives another handle to the
+/// same session.
+#[derive(Debug, Clone)]
+pub struct Session {
+    state: Rc<RefCell<State>>,
+    parent: Option<Box<Session>>,
+}
+
+impl Session {
+    /// A session deciding with `spec`.
+    pub fn new(spec: PolicySpec, options: &SessionOptions) -> Self {
+        let name = options.name.clone().unwrap_or_else(|| "session".into());
+        Session { state: Rc::new(RefCell::new(State::new(name, spec, options, Vec::new(), false))), parent: None }
+    }
+
+    /// A child session for a sub-agent: never looser than this one.
+    pub fn child(&self, options: ChildOptions) -> Result<Session, SessionError> {
+        let state = self.state.try_borrow().map_err(|_| SessionError::Busy)?;
+        let base = options.policy.unwrap_or_else(|| state.base.clone());
+        let grants = if options.inherit_grants { state.grants.iter().filter(|g| g.layer.is_none()).cloned().collect() } else { Vec::new() };
+        let name = format!("{}/{}", state.name, options.name.as_deref().unwrap_or("child"));
+        let settings = SessionOptions {
+            user_layer: Some(state.user_layer.clone()),
+            workspace_layer: Some(state.workspace_layer.clone()),
+            log_capacity: Some(state.log_capacity()),
+            name: None,
+            timed_grant_ms: Some(state.timed_grant_ms),
+        };
+        let child = State::new(name, base, &settings, grants, true);
+        Ok(Session { state: Rc::new(RefCell::new(child)), parent: Some(Box::new(self.clone())) })
+    }
+
+    /// Decides a call at `now`, logs it, and for a call that asks, remembers it for its answer.
+    pub fn decide(&self, call: &Call, now: u64) -> Result<SessionDecision, SessionError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        state.expire(now);
+        let own = state.policy.decide_call(call);
+        let ceiling = match &self.parent {
+            Some(parent) => parent.strictest(call, now, own.outcome)?,
+            None => None,
+        };
+        let capped_by_parent = ceiling.is_some();
+        let (decision, review) = match ceiling {
+            Some(found) => found,
+            None => {
+                let review = hand_off(call, &own, &state.policy);
+                (own, review)
+            }
+        };
+        let granted_by = if capped_by_parent { Vec::new() } else { state.granted_by(&decision) };
+        let options = if decision.outcome == Outcome::Confirm { state.options(call, &decision, capped_by_parent) } else { Vec::new() };
+        let call_id = state.next_call;
+        state.next_call += 1;
+        if decision.outcome == Outcome::Confirm {
+            if state.pending.len() >= MAX_PENDING {
+                state.pending.pop_front();
+            }
+            state.pending.push_back(Pending { call_id, call: call.clone(), options: options.clone(), review: review.clone() });
+        }
+        let mut record = state.record(LogEvent::Decision, now);
+        record.call_id = Some(call_id);
+        record.tool = Some(call.tool.clone());
+        record.inputs = Some(call.inputs.clone());
+        record.outcome = Some(decision.outcome);
+        record.reason = Some(decision.reason);
+        record.rule = decision.rule.as_deref().cloned();
+        record.default_source = decision.default_source.clone();
+        record.grant = granted_by.first().cloned();
+        record.capped_by_parent = capped_by_parent;
+        state.log.push(record);
+        Ok(SessionDecision { call_id, decision, granted_by, capped_by_parent, options, review })
+    }
+
+    /// The strictest decision of this session and its ancestors at `now`, when stricter than
+    /// `than`, with its reviewer hand-off. Ancestors' grants bound the child; nothing is logged.
+    fn strictest(&self, call: &Call, now: u64, than: Outcome) -> Result<Option<(Decision, ReviewHandOff)>, SessionError> {
+        let mut found: Option<(Decision, ReviewHandOff)> = None;
+        let mut at = Some(self);
+        while let Some(session) = at {
+            let mut state = session.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+            state.expire(now);
+            let bound = found.as_ref().map_or(than, |(d, _)| d.outcome);
+            if state.policy.outcome_of(call) > bound {
+                let decision = state.policy.decide_call(call);
+                let review = hand_off(call, &decision, &state.policy);
+                found = Some((decision, review));
+            }
+            drop(state);
+            at = session.parent.as_deref();
+        }
+        Ok(found)
+    }
+
+    /// Takes the answer to a call that asked. On an error nothing changes.
+    pub fn answer(&self, answer: &Answer, now: u64) -> Result<AnswerOutcome, SessionError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        state.expire(now);
+        let at = state.pending.iter().position(|p| p.call_id == answer.call_id).ok_or(SessionError::UnknownCall(answer.call_id))?;
+        let pending = state.pending.get(at).cloned().ok_or(SessionError::UnknownCall(answer.call_id))?;
+        if answer.by == Answerer::Reviewer && !pending.review.reviewable {
+            return Err(SessionError::NotReviewable(pending.review.why.clone()));
+        }
+        if answer.scope != AnswerScope::Once {
+            if answer.by == Answerer::Reviewer {
+                return Err(SessionError::ReviewerGrant);
+            }
+            if !answer.allow {
+                return Err(SessionError::LastingRefusal);
+            }
+        }
+        let option = pending.options.iter().find(|o| o.allow == answer.allow && o.scope == answer.scope).cloned().ok_or_else(|| {
+            SessionError::NotOffered { scope: answer.scope, offered: pending.options.iter().filter(|o| o.allow).map(|o| o.scope).collect() }
+        })?;
+        let duration = answer.duration_ms.or(option.duration_ms);
+        if answer.scope == AnswerScope::Timed && duration.is_none_or(|d| d == 0) {
+            return Err(SessionError::NoDuration);
+        }
+        state.pending.remove(at);
+        let mut record = state.record(LogEvent::Answer, now);
+        record.call_id = Some(pending.call_id);
+        record.tool = Some(pending.call.tool.clone());
+        record.inputs = Some(pending.call.inputs.clone());
+        record.outcome = Some(if answer.allow { Outcome::Allow } else { Outcome::Deny });
+        record.by = Some(answer.by);
+        record.scope = Some(answer.scope);
+        state.log.push(record);
+
+        let Some(allows) = option.grant.filter(|_| answer.scope != AnswerScope::Once) else {
+            return Ok(AnswerOutcome { run: answer.allow, grant: None, persist: None });
+        };
+        let id = format!("g{}", state.next_grant);
+        state.next_grant += 1;
+        let mut grant = Grant { id, allows, scope: answer.scope, granted_at: now, expires_at: None, by: answer.by, layer: None };
+        let mut persist = None;
+        match answer.scope {
+            AnswerScope::Timed => grant.expires_at = duration.map(|d| now.saturating_add(d)),
+            AnswerScope::Workspace | AnswerScope::User => {
+                let layer = state.layer_for(answer.scope).to_owned();
+                let changes = grant.allows.changes(&layer);
+                for change in &changes {
+                    apply_to_layer(&mut state.base, change, answer.scope);
+                }
+                grant.layer = Some(layer.clone());
+                persist = Some(Persist { layer, changes, spec: state.base.clone() });
+            }
+            AnswerScope::Once | AnswerScope::Session => {}
+        }
+        state.grants.push(grant.clone());
+        state.rebuild();
+        let mut record = state.record(LogEvent::Grant, now);
+        record.call_id = Some(pending.call_id);
+        record.tool = Some(grant.allows.tool.clone());
+        record.grant = Some(grant.reference());
+        record.by = Some(answer.by);
+        record.scope = Some(answer.scope);
+        state.log.push(record);
+        Ok(AnswerOutcome { run: true, grant: Some(grant), persist })
+    }
+
+    /// The grants in force at `now`, oldest first.
+    pub fn grants(&self, now: u64) -> Result<Vec<Grant>, SessionError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        state.expire(now);
+        Ok(state.grants.clone())
+    }
+
+    /// Revokes a grant; for a workspace or user grant, what the host must persist.
+    pub fn revoke(&self, id: &str, now: u64) -> Result<Option<Persist>, SessionError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        state.expire(now);
+        let at = state.grants.iter().position(|g| g.id == id).ok_or_else(|| SessionError::UnknownGrant(id.to_owned()))?;
+        let grant = state.grants.remove(at);
+        let persist = grant.layer.clone().map(|layer| {
+            grant.allows.remove_from(&mut state.base, &layer);
+            Persist { layer, changes: Vec::new(), spec: state.base.clone() }
+        });
+        state.rebuild();
+        let mut record = state.record(LogEvent::Revoke, now);
+        record.tool = Some(grant.allows.tool.clone());
+        record.grant = Some(grant.reference());
+        state.log.push(record);
+        Ok(persist)
+    }
+
+    /// Ends the session: its session and timed grants and unanswered prompts are gone (workspace
+    /// and user grants are the host's settings now).
+    pub fn end(&self, now: u64) -> Result<(), SessionError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        state.grants.retain(|g| g.layer.is_some());
+        state.pending.clear();
+        state.rebuild();
+        let record = state.record(LogEvent::End, now);
+        state.log.push(record);
+        Ok(())
+    }
+
+    /// The log records kept, oldest first, and how many were dropped before them.
+    pub fn log(&self) -> Result<(Vec<LogRecord>, u64), SessionError> {
+        let state = self.state.try_borrow().map_err(|_| SessionError::Busy)?;
+        Ok((state.log.records().cloned().collect(), state.log.dropped()))
+    }
+
+    /// The records after `seq` (all with 0) as JSON lines, for a file or an output channel.
+    pub fn log_lines(&self, after: u64) -> Result<String, SessionError> {
+        let state = self.state.try_borrow().map_err(|_| SessionError::Busy)?;
+        Ok(state.log.json_lines(after))
+    }
+
+    /// The policy the session decides with now: the host's, with workspace and user grants
+    /// written in (session and timed grants are not part of it).
+    pub fn spec(&self) -> Result<PolicySpec, SessionError> {
+        let state = self.state.try_borrow().map_err(|_| SessionError::Busy)?;
+        Ok(state.base.clone())
+    }
+}
+
+impl State {
+    fn log_capacity(&self) -> usize {
+        self.log.capacity()
+    }
+}

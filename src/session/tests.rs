@@ -1,0 +1,413 @@
+//! The session: each scope and lifetime, revocation, the log, child sessions, and what no grant
+//! or reviewer can lift.
+
+use super::grants::{AnswerScope, Answerer};
+use super::log::LogEvent;
+use super::*;
+use crate::policy::{Call, HookResult, Outcome, PolicySpec, Reason};
+use serde_json::json;
+
+const HOUR: u64 = 3_600_000;
+
+fn spec(value: serde_json::Value) -> PolicySpec {
+    serde_json::from_value(value).unwrap()
+}
+
+/// A user who allowed `ls` and `git status`, with a managed deny on `curl`, a confirm rule on
+/// `git push` that only a person may approve, and a project layer; everything else asks.
+fn policy() -> PolicySpec {
+    spec(json!({
+        "layers": [
+            { "name": "managed", "kind": "managed", "tools": {
+                "terminal": { "alwaysDeny": [{ "pattern": "^curl\\b" }] },
+                "admin_tool": { "defaultMode": "confirm" } } },
+            { "name": "user", "kind": "user", "tools": { "terminal": {
+                "alwaysAllow": [{ "prefix": "ls" }, { "pattern": "^git\\s+status\\b" }],
+                "alwaysConfirm": [{ "pattern": "^git\\s+push\\b", "human": true }, { "pattern": "^npm\\s+publish\\b" }] } } },
+            { "name": "project", "kind": "project", "tools": {} }
+        ],
+        "defaultMode": "confirm",
+        "toolKinds": { "my_tool": { "kind": "opaque" }, "admin_tool": { "kind": "opaque" } }
+    }))
+}
+
+fn terminal(command: &str) -> Call {
+    Call { tool: "terminal".into(), inputs: vec![command.into()], hook: None }
+}
+
+fn session() -> Session {
+    Session::new(policy(), &SessionOptions::default())
+}
+
+fn scopes(decision: &SessionDecision) -> Vec<(bool, AnswerScope)> {
+    decision.options.iter().map(|o| (o.allow, o.scope)).collect()
+}
+
+fn answer(call_id: u64, scope: AnswerScope) -> Answer {
+    Answer { call_id, allow: true, scope, duration_ms: None, by: Answerer::User }
+}
+
+const EVERY_SCOPE: [(bool, AnswerScope); 6] = [
+    (true, AnswerScope::Once),
+    (true, AnswerScope::Session),
+    (true, AnswerScope::Timed),
+    (true, AnswerScope::Workspace),
+    (true, AnswerScope::User),
+    (false, AnswerScope::Once),
+];
+
+#[test]
+fn a_prompt_offers_every_scope_with_the_narrow_rule_it_would_grant() {
+    let s = session();
+    let d = s.decide(&terminal("npm test"), 0).unwrap();
+    assert_eq!(d.decision.outcome, Outcome::Confirm);
+    assert_eq!(scopes(&d), EVERY_SCOPE);
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Allow once",
+            "Allow `npm test` for this session",
+            "Allow `npm test` for 1 hour",
+            "Always allow `npm test` in this workspace",
+            "Always allow `npm test`",
+            "Deny"
+        ]
+    );
+    let grant = d.options.get(1).and_then(|o| o.grant.clone()).unwrap();
+    assert!(!grant.whole_tool, "a command tool is never granted whole");
+    assert_eq!(grant.rules, vec![RuleSpec::regex(r"^npm\s+test(\s|$)", false)]);
+    assert!(d.review.reviewable, "{}", d.review.why);
+}
+
+#[test]
+fn once_runs_this_call_and_the_next_one_asks_again() {
+    let s = session();
+    let d = s.decide(&terminal("npm test"), 0).unwrap();
+    let out = s.answer(&answer(d.call_id, AnswerScope::Once), 1).unwrap();
+    assert!(out.run && out.grant.is_none() && out.persist.is_none());
+    assert_eq!(s.decide(&terminal("npm test"), 2).unwrap().decision.outcome, Outcome::Confirm);
+    assert!(s.grants(3).unwrap().is_empty());
+    let err = s.answer(&answer(d.call_id, AnswerScope::Once), 4).unwrap_err();
+    assert_eq!(err, SessionError::UnknownCall(d.call_id), "an answer is taken once");
+}
+
+#[test]
+fn a_session_grant_stops_the_asking_for_what_it_names_until_the_session_ends() {
+    let s = session();
+    let d = s.decide(&terminal("npm test"), 0).unwrap();
+    let grant = s.answer(&answer(d.call_id, AnswerScope::Session), 10).unwrap().grant.unwrap();
+    assert_eq!((grant.id.as_str(), grant.scope, grant.expires_at, grant.granted_at), ("g1", AnswerScope::Session, None, 10));
+
+    let again = s.decide(&terminal("npm test -- --watch"), 20).unwrap();
+    assert_eq!(again.decision.outcome, Outcome::Allow);
+    assert_eq!(again.granted_by.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["g1"]);
+    assert_eq!(again.decision.rule.as_ref().map(|r| r.layer.as_str()), Some("grant:g1"), "the decision names the grant's layer");
+    assert_eq!(s.decide(&terminal("npm install"), 30).unwrap().decision.outcome, Outcome::Confirm, "the grant is narrow");
+    // Combined with a rule: both parts allowed, the grant named.
+    let both = s.decide(&terminal("ls && npm test"), 40).unwrap();
+    assert_eq!((both.decision.outcome, both.granted_by.len()), (Outcome::Allow, 1));
+
+    s.end(50).unwrap();
+    assert_eq!(s.decide(&terminal("npm test"), 60).unwrap().decision.outcome, Outcome::Confirm, "never outlives the session");
+    assert!(s.grants(70).unwrap().is_empty());
+}
+
+#[test]
+fn a_timed_grant_stops_at_its_time_by_the_hosts_clock() {
+    let s = session();
+    let d = s.decide(&terminal("cargo build"), 1_000).unwrap();
+    let grant = s.answer(&answer(d.call_id, AnswerScope::Timed), 2_000).unwrap().grant.unwrap();
+    assert_eq!(grant.expires_at, Some(2_000 + HOUR));
+    let at = |now| s.decide(&terminal("cargo build --release"), now).unwrap();
+    assert_eq!(at(2_000 + HOUR - 1).decision.outcome, Outcome::Allow);
+    assert_eq!(at(2_000 + HOUR - 1).granted_by.first().and_then(|g| g.expires_at), Some(2_000 + HOUR), "says when it expires");
+    assert_eq!(at(2_000 + HOUR).decision.outcome, Outcome::Confirm);
+    let (records, _) = s.log().unwrap();
+    assert!(records.iter().any(|r| r.event == LogEvent::Expire && r.grant.as_ref().is_some_and(|g| g.id == grant.id)));
+
+    // A duration of the answer's own, and none at all.
+    let d = s.decide(&terminal("make"), 0).unwrap();
+    let zero = Answer { duration_ms: Some(0), ..answer(d.call_id, AnswerScope::Timed) };
+    assert_eq!(s.answer(&zero, 0).unwrap_err(), SessionError::NoDuration);
+    let five = Answer { duration_ms: Some(5 * 60_000), ..answer(d.call_id, AnswerScope::Timed) };
+    assert_eq!(s.answer(&five, 100).unwrap().grant.and_then(|g| g.expires_at), Some(100 + 5 * 60_000));
+}
+
+#[test]
+fn workspace_and_user_grants_are_written_to_their_layer_for_the_host_to_persist() {
+    for (scope, layer) in [(AnswerScope::Workspace, "project"), (AnswerScope::User, "user")] {
+        let s = session();
+        let d = s.decide(&terminal("npm test"), 0).unwrap();
+        let out = s.answer(&answer(d.call_id, scope), 1).unwrap();
+        let persist = out.persist.unwrap();
+        assert_eq!(persist.layer, layer);
+        assert_eq!(persist.changes.len(), 1);
+        let written = persist.spec.layers.iter().find(|l| l.name == layer).unwrap();
+        assert!(written.tools["terminal"].always_allow.contains(&RuleSpec::regex(r"^npm\s+test(\s|$)", false)), "{scope:?}");
+        assert_eq!(Policy::new(persist.spec.clone()).outcome_of(&terminal("npm test")), Outcome::Allow);
+        let grant = out.grant.unwrap();
+        assert_eq!(grant.layer.as_deref(), Some(layer));
+        let again = s.decide(&terminal("npm test"), 2).unwrap();
+        assert_eq!(again.decision.outcome, Outcome::Allow);
+        assert_eq!(again.granted_by.first().map(|g| g.scope), Some(scope), "the persisted rule is still named as the grant");
+        s.end(3).unwrap();
+        assert_eq!(s.decide(&terminal("npm test"), 4).unwrap().decision.outcome, Outcome::Allow, "it outlives the session");
+
+        let revoked = s.revoke(&grant.id, 5).unwrap().unwrap();
+        assert!(!revoked.spec.layers.iter().find(|l| l.name == layer).unwrap().tools["terminal"]
+            .always_allow
+            .iter()
+            .any(|r| r.pattern.as_deref() == Some(r"^npm\s+test(\s|$)")));
+        assert_eq!(s.decide(&terminal("npm test"), 6).unwrap().decision.outcome, Outcome::Confirm);
+    }
+}
+
+#[test]
+fn grants_are_listed_and_revocable() {
+    let s = session();
+    for (n, command) in ["npm test", "cargo build", "make"].into_iter().enumerate() {
+        let d = s.decide(&terminal(command), n as u64).unwrap();
+        s.answer(&answer(d.call_id, AnswerScope::Session), n as u64).unwrap();
+    }
+    let ids: Vec<String> = s.grants(10).unwrap().into_iter().map(|g| g.id).collect();
+    assert_eq!(ids, ["g1", "g2", "g3"]);
+    assert_eq!(s.revoke("g2", 11).unwrap(), None, "a session grant persists nothing");
+    assert_eq!(s.decide(&terminal("cargo build"), 12).unwrap().decision.outcome, Outcome::Confirm);
+    assert_eq!(s.decide(&terminal("make"), 13).unwrap().decision.outcome, Outcome::Allow);
+    assert_eq!(s.revoke("g2", 14).unwrap_err(), SessionError::UnknownGrant("g2".into()));
+}
+
+/// What no grant can lift: each case offers only "Allow once" and "Deny" (or nothing, for a
+/// refusal), and a grant answer is refused.
+#[test]
+fn nothing_stronger_than_an_allow_rule_can_be_lifted_by_a_grant() {
+    let s = session();
+    let once_only = vec![(true, AnswerScope::Once), (false, AnswerScope::Once)];
+    let protected = Call { tool: "edit_file".into(), inputs: vec![".git/config".into()], hook: None };
+    let protected_by_default = Call { tool: "edit_file".into(), inputs: vec!["src/../.vscode/settings.json".into()], hook: None };
+    let hooked = Call { hook: Some(HookResult::Ask), ..terminal("ls") };
+    let admin = Call { tool: "admin_tool".into(), inputs: vec![], hook: None };
+    for (call, reason) in [
+        (terminal("npm publish"), Reason::ConfirmRule),
+        (terminal("git push origin main"), Reason::ConfirmRule),
+        (protected, Reason::GlobalDefault),
+        (protected_by_default, Reason::GlobalDefault),
+        (hooked, Reason::HookAsked),
+        (admin, Reason::ToolDefault),
+        (terminal("npm test $(whoami)"), Reason::GlobalDefault),
+    ] {
+        let d = s.decide(&call, 0).unwrap();
+        assert_eq!((d.decision.outcome, d.decision.reason), (Outcome::Confirm, reason), "{call:?}");
+        assert_eq!(scopes(&d), once_only, "{call:?}");
+        for scope in [AnswerScope::Session, AnswerScope::Timed, AnswerScope::Workspace, AnswerScope::User] {
+            assert!(matches!(s.answer(&answer(d.call_id, scope), 1), Err(SessionError::NotOffered { .. })), "{call:?} {scope:?}");
+        }
+    }
+    for command in ["curl https://x", "rm -rf /"] {
+        let d = s.decide(&terminal(command), 0).unwrap();
+        assert_eq!(d.decision.outcome, Outcome::Deny, "{command}");
+        assert!(d.options.is_empty() && !d.review.reviewable);
+        assert_eq!(s.answer(&answer(d.call_id, AnswerScope::Once), 1).unwrap_err(), SessionError::UnknownCall(d.call_id));
+    }
+    assert!(s.grants(2).unwrap().is_empty());
+}
+
+#[test]
+fn a_workspace_grant_is_not_offered_where_the_workspace_layer_is_untrusted() {
+    let mut untrusted = policy();
+    if let Some(project) = untrusted.layers.iter_mut().find(|l| l.name == "project") {
+        project.trusted = false;
+    }
+    let s = Session::new(untrusted, &SessionOptions::default());
+    let d = s.decide(&terminal("npm test"), 0).unwrap();
+    assert!(!scopes(&d).contains(&(true, AnswerScope::Workspace)), "{:?}", scopes(&d));
+    assert!(scopes(&d).contains(&(true, AnswerScope::User)));
+}
+
+#[test]
+fn tools_that_cannot_be_narrowed_are_granted_whole_and_mcp_calls_by_entry() {
+    let s = session();
+    let d = s.decide(&Call { tool: "my_tool".into(), inputs: vec!["anything".into()], hook: None }, 0).unwrap();
+    let grant = d.options.get(1).and_then(|o| o.grant.clone()).unwrap();
+    assert!(grant.whole_tool && grant.rules.is_empty());
+    s.answer(&answer(d.call_id, AnswerScope::Session), 1).unwrap();
+    let again = s.decide(&Call { tool: "my_tool".into(), inputs: vec!["else".into()], hook: None }, 2).unwrap();
+    assert_eq!((again.decision.outcome, again.granted_by.len()), (Outcome::Allow, 1));
+
+    let mcp = spec(json!({ "catalogue": "cursor", "layers": [{ "name": "user", "kind": "user" }], "defaultMode": "confirm" }));
+    let s = Session::new(mcp, &SessionOptions::default());
+    let call = Call { tool: "mcp".into(), inputs: vec!["github".into(), "create_issue".into()], hook: None };
+    let d = s.decide(&call, 0).unwrap();
+    let grant = d.options.get(1).and_then(|o| o.grant.clone()).unwrap();
+    assert_eq!(grant.rules, vec![RuleSpec::mcp("github:create_issue")]);
+}
+
+#[test]
+fn only_reviewable_prompts_go_to_a_reviewer_and_a_reviewer_answers_once() {
+    let s = session();
+    let human = s.decide(&terminal("git push origin main"), 0).unwrap();
+    assert!(!human.review.reviewable && human.review.why.contains("human"), "{}", human.review.why);
+    let reviewer = |call_id, scope| Answer { by: Answerer::Reviewer, ..answer(call_id, scope) };
+    assert!(matches!(s.answer(&reviewer(human.call_id, AnswerScope::Once), 1), Err(SessionError::NotReviewable(_))));
+    let protected = s.decide(&Call { tool: "edit_file".into(), inputs: vec![".git/config".into()], hook: None }, 0).unwrap();
+    assert!(!protected.review.reviewable);
+
+    let d = s.decide(&terminal("npm test"), 2).unwrap();
+    assert!(d.review.reviewable);
+    assert_eq!(s.answer(&reviewer(d.call_id, AnswerScope::Session), 3).unwrap_err(), SessionError::ReviewerGrant);
+    let out = s.answer(&reviewer(d.call_id, AnswerScope::Once), 4).unwrap();
+    assert!(out.run && out.grant.is_none());
+    let (records, _) = s.log().unwrap();
+    let last = records.last().unwrap();
+    assert_eq!((last.event, last.by, last.call_id), (LogEvent::Answer, Some(Answerer::Reviewer), Some(d.call_id)));
+}
+
+#[test]
+fn the_log_records_each_decision_and_answer_in_order_as_json_lines() {
+    let s = Session::new(policy(), &SessionOptions { name: Some("agent".into()), ..SessionOptions::default() });
+    let d = s.decide(&terminal("npm test"), 100).unwrap();
+    s.answer(&answer(d.call_id, AnswerScope::Session), 200).unwrap();
+    s.decide(&terminal("npm test"), 300).unwrap();
+    s.decide(&terminal("curl x"), 400).unwrap();
+    let d = s.decide(&terminal("make"), 500).unwrap();
+    s.answer(&Answer { allow: false, ..answer(d.call_id, AnswerScope::Once) }, 600).unwrap();
+    s.revoke("g1", 700).unwrap();
+
+    let lines = s.log_lines(0).unwrap();
+    let records: Vec<serde_json::Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary: Vec<(u64, &str, Option<&str>, u64)> = records
+        .iter()
+        .map(|r| (r["seq"].as_u64().unwrap(), r["event"].as_str().unwrap(), r["outcome"].as_str(), r["at"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (1, "decision", Some("confirm"), 100),
+            (2, "answer", Some("allow"), 200),
+            (3, "grant", None, 200),
+            (4, "decision", Some("allow"), 300),
+            (5, "decision", Some("deny"), 400),
+            (6, "decision", Some("confirm"), 500),
+            (7, "answer", Some("deny"), 600),
+            (8, "revoke", None, 700),
+        ]
+    );
+    let first = &records[0];
+    assert_eq!(first["session"], "agent");
+    assert_eq!(first["tool"], "terminal");
+    assert_eq!(first["inputs"], json!(["npm test"]));
+    assert_eq!(first["reason"], "globalDefault");
+    assert_eq!(records[3]["grant"]["id"], "g1", "the decision says which grant allowed it");
+    assert_eq!(records[3]["rule"]["layer"], "grant:g1");
+    assert_eq!(records[4]["rule"]["layer"], "managed");
+    assert_eq!(records[6]["by"], "user");
+    assert_eq!(s.log_lines(6).unwrap().lines().count(), 2, "only the records after a sequence number");
+}
+
+#[test]
+fn the_log_keeps_its_newest_records_within_its_capacity() {
+    let s = Session::new(policy(), &SessionOptions { log_capacity: Some(3), ..SessionOptions::default() });
+    for n in 0..5u64 {
+        s.decide(&terminal("ls"), n).unwrap();
+    }
+    let (records, dropped) = s.log().unwrap();
+    assert_eq!(records.iter().map(|r| r.seq).collect::<Vec<_>>(), [3, 4, 5]);
+    assert_eq!(dropped, 2);
+}
+
+#[test]
+fn a_child_is_capped_by_its_parent_and_does_not_inherit_grants_unless_asked() {
+    let parent = session();
+    let d = parent.decide(&terminal("npm test"), 0).unwrap();
+    parent.answer(&answer(d.call_id, AnswerScope::Session), 1).unwrap();
+
+    let child = parent.child(ChildOptions { name: Some("tests".into()), ..ChildOptions::default() }).unwrap();
+    let asked = child.decide(&terminal("npm test"), 2).unwrap();
+    assert_eq!(asked.decision.outcome, Outcome::Confirm, "the parent's grant is not the child's");
+    assert!(!scopes(&asked).contains(&(true, AnswerScope::Workspace)), "a child writes no settings");
+    assert!(scopes(&asked).contains(&(true, AnswerScope::Session)));
+    assert_eq!(child.decide(&terminal("ls"), 3).unwrap().decision.outcome, Outcome::Allow, "the parent's rules are the child's");
+
+    let inheriting = parent.child(ChildOptions { inherit_grants: true, ..ChildOptions::default() }).unwrap();
+    assert_eq!(inheriting.decide(&terminal("npm test"), 4).unwrap().decision.outcome, Outcome::Allow);
+    // The parent's grant revoked: the child's copy no longer lifts it past its parent.
+    parent.revoke("g1", 5).unwrap();
+    let capped = inheriting.decide(&terminal("npm test"), 6).unwrap();
+    assert_eq!((capped.decision.outcome, capped.capped_by_parent), (Outcome::Confirm, true));
+    assert_eq!(scopes(&capped), [(true, AnswerScope::Once), (false, AnswerScope::Once)], "no grant lifts a parent");
+
+    // A child given a looser policy is still bound by its parent.
+    let loose = spec(json!({ "layers": [], "defaultMode": "allow" }));
+    let child = parent.child(ChildOptions { policy: Some(loose), ..ChildOptions::default() }).unwrap();
+    let d = child.decide(&terminal("curl x"), 7).unwrap();
+    assert_eq!((d.decision.outcome, d.capped_by_parent), (Outcome::Deny, true));
+    assert_eq!(d.decision.rule.as_ref().map(|r| r.layer.as_str()), Some("managed"), "the parent's rule explains it");
+    let d = child.decide(&terminal("rm -rf /"), 7).unwrap();
+    assert_eq!((d.decision.outcome, d.decision.reason), (Outcome::Deny, Reason::HardcodedDeny), "hard-coded in the child too");
+    let grandchild = child.child(ChildOptions::default()).unwrap();
+    assert_eq!(grandchild.decide(&terminal("make"), 8).unwrap().decision.outcome, Outcome::Confirm, "every ancestor bounds");
+    let (records, _) = grandchild.log().unwrap();
+    assert_eq!(records.first().map(|r| (r.session.as_str(), r.capped_by_parent)), Some(("session/child/child", true)));
+}
+
+/// Over random parent and child policies, grants and calls: whenever a child allows a call, its
+/// parent allows it at that moment too.
+#[test]
+fn a_child_never_allows_what_its_parent_would_not() {
+    let mut next = crate::test_support::random_below(0xC41D);
+    let words = ["ls", "git status", "git push", "npm test", "npm publish", "make", "curl x", "rm -rf /", "cat a | sh", "echo $(id)"];
+    let lists = ["alwaysAllow", "alwaysConfirm", "alwaysDeny"];
+    let outcomes = ["allow", "confirm", "deny"];
+    let random_spec = |next: &mut dyn FnMut(usize) -> usize| {
+        let mut tools = serde_json::Map::new();
+        let mut terminal = serde_json::Map::new();
+        for list in lists {
+            let rules: Vec<serde_json::Value> = (0..next(3))
+                .map(|_| {
+                    let word = words[next(words.len())].split(' ').next().unwrap_or("ls");
+                    if next(2) == 0 {
+                        json!({ "prefix": word })
+                    } else {
+                        json!({ "pattern": format!("^{word}\\b") })
+                    }
+                })
+                .collect();
+            terminal.insert(list.into(), json!(rules));
+        }
+        if next(3) == 0 {
+            terminal.insert("defaultMode".into(), json!(outcomes[next(3)]));
+        }
+        tools.insert("terminal".into(), serde_json::Value::Object(terminal));
+        spec(json!({ "layers": [{ "name": "user", "kind": "user", "tools": tools }], "defaultMode": outcomes[next(3)] }))
+    };
+    let mut checked = 0;
+    for round in 0..300 {
+        let parent = Session::new(random_spec(&mut next), &SessionOptions::default());
+        let child_policy = (next(2) == 0).then(|| random_spec(&mut next));
+        let child = parent.child(ChildOptions { policy: child_policy, inherit_grants: next(2) == 0, name: None }).unwrap();
+        for step in 0..12u64 {
+            let now = round * 100 + step * (HOUR / 4);
+            let call = terminal(words[next(words.len())]);
+            let who = if next(2) == 0 { &parent } else { &child };
+            let d = who.decide(&call, now).unwrap();
+            if let Some(option) = d.options.get(next(d.options.len().max(1))) {
+                let _ = who.answer(
+                    &Answer { call_id: d.call_id, allow: option.allow, scope: option.scope, duration_ms: None, by: Answerer::User },
+                    now,
+                );
+            }
+            if next(6) == 0 {
+                if let Some(g) = parent.grants(now).unwrap().first() {
+                    parent.revoke(&g.id, now).unwrap();
+                }
+            }
+            let probe = terminal(words[next(words.len())]);
+            let c = child.decide(&probe, now).unwrap().decision.outcome;
+            let p = parent.decide(&probe, now).unwrap().decision.outcome;
+            assert!(c >= p, "round {round} step {step}: the child says {c:?} and the parent {p:?} to {probe:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3600);
+}
