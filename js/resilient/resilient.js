@@ -74,6 +74,25 @@ const ON_TRAP = {
   'Policy.exampleFailures': THROWS,
   'new Policy': THROWS,
   analyzeCommand: THROWS,
+  // A session asks when its decision traps; its grants and log were in the lost instance, so it
+  // cannot be rebuilt (see MUTATORS) and every later call throws until the host creates it again.
+  'Session.decide': (error, tool, input, options) => ({
+    callId: 0,
+    decision: options != null && options.hook === 'reject' ? decision('deny', refuses(error)) : decision('confirm', asks(error)),
+    grantedBy: [],
+    cappedByParent: false,
+    options: [],
+    review: { reviewable: false, why: asks(error) },
+  }),
+  'Session.answer': THROWS,
+  'Session.grants': THROWS,
+  'Session.revoke': THROWS,
+  'Session.end': THROWS,
+  'Session.child': THROWS,
+  'Session.log': THROWS,
+  'Session.logLines': THROWS,
+  'Session.spec': THROWS,
+  'new Session': THROWS,
   applyPolicyChange: THROWS,
   applyZedSettingsChange: problems,
   lint: THROWS,
@@ -132,6 +151,13 @@ const ON_TRAP = {
  */
 const MUTATORS = {
   'GasolineAllowlist.reload': { applied: (result) => result != null && result.ok === true },
+  // A session's grants, prompts and log build up call by call: none of it can be replayed, so a
+  // session in use is never released, and after a trap it asks to be created again.
+  'Session.decide': null,
+  'Session.answer': null,
+  'Session.revoke': null,
+  'Session.end': null,
+  'Session.grants': null,
 };
 
 /** Exports the wrapper passes through unwrapped: the web build's initialisation. */

@@ -32,7 +32,7 @@ pub enum ToolInput {
 pub struct LayerName(pub String);
 
 /// `input` as the engine takes it: absent, one string, or several.
-fn inputs_arg(input: Option<JsValue>) -> Result<Vec<String>, JsValue> {
+pub(super) fn inputs_arg(input: Option<JsValue>) -> Result<Vec<String>, JsValue> {
     let Some(value) = input.filter(|v| !v.is_undefined() && !v.is_null()) else {
         return Ok(Vec::new());
     };

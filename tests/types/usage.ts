@@ -147,6 +147,23 @@ new Policy({ toolKinds: { open_file: { kind: 'path', access: 'execute' } } });
 const onDisk: DiskDecision = decideOnDisk(guarded, 'read_file', 'docs/link', { cwd: '/work' });
 const resolvedFrom: string[] | undefined = onDisk.resolvedFrom;
 
+// The permission session: decisions with their options and hand-off, answers, grants, the log.
+import { Session, type SessionDecision, type AnswerOutcome, type Grant, type LogRecord } from 'toolgate/engine';
+const session = new Session(spec, { name: 'agent', timedGrantMs: 30 * 60_000 });
+const prompt: SessionDecision = session.decide('terminal', 'npm test', { now: Date.now() });
+const sessionLabels: string[] = prompt.options.map((o) => o.label);
+const reviewable: boolean = prompt.review.reviewable;
+const answered: AnswerOutcome = session.answer({ callId: prompt.callId, allow: true, scope: 'session' }, Date.now());
+const expiresAt: number | undefined = answered.grant?.expiresAt;
+const grantList: Grant[] = session.grants(Date.now());
+const records: LogRecord[] = session.log().records;
+const lines: string = session.logLines(records.at(-1)?.seq);
+const subAgent: Session = session.child({ inheritGrants: false, name: 'tests' });
+// @ts-expect-error the host passes its clock
+session.decide('terminal', 'ls');
+// @ts-expect-error an answer lasts once, for the session, until a time, in the workspace, or for the user
+session.answer({ callId: 1, allow: true, scope: 'forever' }, 0);
+
 async function engineInWebview(): Promise<string> {
   await initEngine();
   return new WebPolicy(spec).outcome('terminal', 'ls');
@@ -154,4 +171,5 @@ async function engineInWebview(): Promise<string> {
 
 export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview, psItems, zedSpec, zedWhere, zedSettings, matcher, itemKinds, problems, ignoredLayers, suggested };
 export { protectedEntry, resolvedFrom };
+export { sessionLabels, reviewable, expiresAt, grantList, lines, subAgent };
 export { known, run, entry, offer, reason, fast, list, server, code, webview, parsedServer, formattedEntry, mcpReason, notAReason };

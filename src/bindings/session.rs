@@ -1,0 +1,125 @@
+//! The permission session in the engine API: `new Session(spec, options?)` in `toolgate/engine`.
+// Parameters are named as JavaScript callers see them in the generated TypeScript.
+#![allow(non_snake_case)]
+
+use super::engine::{inputs_arg, ToolInput};
+use super::{error, json_arg, optional_json_arg, string_arg, to_js, to_ts};
+use crate::policy::{Call, HookResult, PolicySpec};
+use crate::session::grants::Grant;
+use crate::session::{self, Answer, AnswerOutcome, ChildOptions, Persist, SessionDecision, SessionError, SessionOptions};
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+
+/// When a session call happens, by the host's clock, and a hook's answer about the call.
+#[derive(serde::Deserialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecideOptions {
+    /// The host's clock, in whole milliseconds (`Date.now()`): timed grants expire by it.
+    pub now: u64,
+    /// An external hook's answer about this call, if any.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub hook: Option<HookResult>,
+}
+
+fn session_error(e: SessionError) -> JsValue {
+    error(&e.to_string())
+}
+
+/// A whole, non-negative number no larger than JavaScript counts exactly.
+fn whole_arg(value: f64, what: &str) -> Result<u64, JsValue> {
+    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= 9_007_199_254_740_991.0 {
+        Ok(value as u64)
+    } else {
+        Err(super::type_error(&format!("{what} must be a whole number of at least 0, got {value}")))
+    }
+}
+
+/// `now` as the core takes it: the host's clock in whole milliseconds (`Date.now()`).
+fn now_arg(now: f64) -> Result<u64, JsValue> {
+    whole_arg(now, "now (milliseconds, such as Date.now())")
+}
+
+/// A permission session: decides calls with a policy, remembers answers as grants with a scope
+/// and a lifetime, logs what was decided, and caps child sessions by their parent.
+#[wasm_bindgen(js_name = Session)]
+pub struct JsSession {
+    inner: session::Session,
+}
+
+#[wasm_bindgen(js_class = Session)]
+impl JsSession {
+    /// A session deciding with `spec` (a policy of any dialect: `policy.spec`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec: Ts<PolicySpec>, options: Option<Ts<SessionOptions>>) -> Result<JsSession, JsValue> {
+        let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+        let options: SessionOptions = optional_json_arg(options.map(|o| o.js_value()), "options")?.unwrap_or_default();
+        Ok(JsSession { inner: session::Session::new(spec, &options) })
+    }
+
+    /// Decides a call: the decision, the grants that allowed it, and for a call that asks, the
+    /// answers its prompt may give and whether an automatic reviewer may give one.
+    pub fn decide(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
+        input: Option<Ts<ToolInput>>,
+        options: Ts<DecideOptions>,
+    ) -> Result<Ts<SessionDecision>, JsValue> {
+        let tool = string_arg(&tool, "tool")?;
+        let inputs = inputs_arg(input.map(|i| i.js_value()))?;
+        let options: DecideOptions = json_arg(&options.js_value(), "options")?;
+        let decision = self.inner.decide(&Call { tool, inputs, hook: options.hook }, options.now).map_err(session_error)?;
+        to_ts(&decision)
+    }
+
+    /// Takes the answer to a call that asked: whether it runs, the grant made, and what to persist.
+    pub fn answer(&self, answer: Ts<Answer>, now: f64) -> Result<Ts<AnswerOutcome>, JsValue> {
+        let answer: Answer = json_arg(&answer.js_value(), "answer")?;
+        to_ts(&self.inner.answer(&answer, now_arg(now)?).map_err(session_error)?)
+    }
+
+    /// The grants in force at `now`, oldest first.
+    #[wasm_bindgen(unchecked_return_type = "Grant[]")]
+    pub fn grants(&self, now: f64) -> Result<JsValue, JsValue> {
+        let grants: Vec<Grant> = self.inner.grants(now_arg(now)?).map_err(session_error)?;
+        to_js(&grants)
+    }
+
+    /// Revokes a grant; for a workspace or user grant, what the host must persist (else `undefined`).
+    pub fn revoke(&self, id: String, now: f64) -> Result<Option<Ts<Persist>>, JsValue> {
+        match self.inner.revoke(&id, now_arg(now)?).map_err(session_error)? {
+            Some(persist) => to_ts(&persist).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Ends the session: its session and timed grants and unanswered prompts are gone.
+    pub fn end(&self, now: f64) -> Result<(), JsValue> {
+        self.inner.end(now_arg(now)?).map_err(session_error)
+    }
+
+    /// A child session for a sub-agent, never looser than this one.
+    pub fn child(&self, options: Option<Ts<ChildOptions>>) -> Result<JsSession, JsValue> {
+        let options: ChildOptions = optional_json_arg(options.map(|o| o.js_value()), "options")?.unwrap_or_default();
+        Ok(JsSession { inner: self.inner.child(options).map_err(session_error)? })
+    }
+
+    /// The log records kept, oldest first, and how many older ones were dropped.
+    #[wasm_bindgen(unchecked_return_type = "{ records: LogRecord[], dropped: number }")]
+    pub fn log(&self) -> Result<JsValue, JsValue> {
+        let (records, dropped) = self.inner.log().map_err(session_error)?;
+        to_js(&serde_json::json!({ "records": records, "dropped": dropped }))
+    }
+
+    /// The records after sequence number `after` (all by default), one JSON object per line.
+    #[wasm_bindgen(js_name = logLines)]
+    pub fn log_lines(&self, after: Option<f64>) -> Result<String, JsValue> {
+        self.inner.log_lines(whole_arg(after.unwrap_or(0.0), "after")?).map_err(session_error)
+    }
+
+    /// The policy the session decides with: the host's, with workspace and user grants written in.
+    #[wasm_bindgen(getter)]
+    pub fn spec(&self) -> Result<Ts<PolicySpec>, JsValue> {
+        to_ts(&self.inner.spec().map_err(session_error)?)
+    }
+}
