@@ -345,11 +345,61 @@ fn input_list(value: Value) -> Result<Vec<String>, String> {
     }
 }
 
+/// A `Session` driven by steps, as the contract's fixtures write one: `args` are the policy, the
+/// session's options and the steps. Each step is `{ <method>: [args…], on?: n }` on the session
+/// (`on` 0) or the `n`th child a `child` step made; its result is what the method returns, or
+/// `{ error }` with the message JavaScript would throw.
+fn session_script(args: &[Value]) -> Result<Value, String> {
+    use crate::session::{Answer, ChildOptions, Session, SessionOptions};
+    let options: Option<SessionOptions> = arg(args, 1, "options")?;
+    let steps: Vec<serde_json::Map<String, Value>> = arg(args, 2, "steps")?;
+    let mut sessions = vec![Session::new(arg(args, 0, "spec")?, &options.unwrap_or_default())];
+    let mut results = Vec::new();
+    for (at, step) in steps.iter().enumerate() {
+        let on = step.get("on").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let session = sessions.get(on).cloned().ok_or_else(|| format!("steps[{at}].on: no session {on}"))?;
+        let (method, params) = step.iter().find(|(key, _)| key.as_str() != "on").ok_or_else(|| format!("steps[{at}]: no method"))?;
+        let params: Vec<Value> = serde_json::from_value(params.clone()).map_err(|e| format!("steps[{at}].{method}: {e}"))?;
+        let now = |index: usize| arg::<u64>(&params, index, "now");
+        let result = match method.as_str() {
+            "decide" => {
+                let options: Value = arg(&params, 2, "options")?;
+                let call = Call {
+                    tool: arg(&params, 0, "tool")?,
+                    inputs: input_list(params.get(1).cloned().unwrap_or(Value::Null))?,
+                    hook: serde_json::from_value(options.get("hook").cloned().unwrap_or(Value::Null)).map_err(|e| format!("hook: {e}"))?,
+                };
+                let at: u64 = serde_json::from_value(options.get("now").cloned().unwrap_or(Value::Null)).map_err(|e| format!("now: {e}"))?;
+                session.decide(&call, at).map(|d| to_value(&d))
+            }
+            "answer" => session.answer(&arg::<Answer>(&params, 0, "answer")?, now(1)?).map(|a| to_value(&a)),
+            "grants" => session.grants(now(0)?).map(|g| to_value(&g)),
+            "revoke" => session.revoke(&arg::<String>(&params, 0, "id")?, now(1)?).map(|p| to_value(&p)),
+            "end" => session.end(now(0)?).map(|()| Ok(Value::Null)),
+            "logLines" => session.log_lines(arg::<Option<u64>>(&params, 0, "after")?.unwrap_or(0)).map(|l| Ok(Value::String(l))),
+            "child" => {
+                let options: Option<ChildOptions> = arg(&params, 0, "options")?;
+                session.child(options.unwrap_or_default()).map(|child| {
+                    sessions.push(child);
+                    Ok(Value::Null)
+                })
+            }
+            other => return Err(format!("steps[{at}]: unknown method `{other}`")),
+        };
+        results.push(match result {
+            Ok(value) => value?,
+            Err(e) => json!({ "error": e.to_string() }),
+        });
+    }
+    Ok(Value::Array(results))
+}
+
 /// The contract's JSON twin: calls the JS function `function` with positional `args` as the
 /// bindings would, and returns its answer as JSON. An error is what JavaScript would throw
 /// (a caller's mistake, such as an argument of the wrong type).
 pub fn call_json(function: &str, args: &[Value]) -> Result<Value, String> {
     match function {
+        "Session" => session_script(args),
         "Policy.decide" => {
             let policy = Policy::new(arg(args, 0, "spec")?);
             let call = Call {

@@ -526,6 +526,24 @@ fn hand_off(call: &Call, decision: &Decision, policy: &Policy) -> ReviewHandOff 
 
 /// A permission session (see the module documentation). Cloning it gives another handle to the
 /// same session.
+///
+/// ```
+/// use toolgate::policy::{Call, Outcome, PolicySpec};
+/// use toolgate::session::grants::AnswerScope;
+/// use toolgate::session::{Answer, Session, SessionOptions};
+///
+/// let spec: PolicySpec = serde_json::from_str(r#"{ "layers": [{ "name": "user" }], "defaultMode": "confirm" }"#).unwrap();
+/// let session = Session::new(spec, &SessionOptions::default());
+/// let call = Call::new("terminal", &["npm test"]);
+/// let asked = session.decide(&call, 1_000).unwrap();
+/// assert_eq!(asked.decision.outcome, Outcome::Confirm);
+///
+/// let hour = Answer { call_id: asked.call_id, allow: true, scope: AnswerScope::Timed, duration_ms: None, by: Default::default() };
+/// let grant = session.answer(&hour, 1_000).unwrap().grant.unwrap();
+/// assert_eq!(grant.expires_at, Some(1_000 + 3_600_000));
+/// assert_eq!(session.decide(&call, 2_000).unwrap().decision.outcome, Outcome::Allow);
+/// assert_eq!(session.decide(&call, 1_000 + 3_600_000).unwrap().decision.outcome, Outcome::Confirm);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Session {
     state: Rc<RefCell<State>>,

@@ -58,6 +58,30 @@ const calls = {
       allowlist.free();
     }
   },
+  // A session driven by steps (see `session_script` in src/api.rs): each step's result, or the
+  // message it threw.
+  Session: (a) => {
+    const sessions = [new engine.Session(a(0), a(1))];
+    try {
+      return a(2).map((step) => {
+        const { on = 0, ...call } = step;
+        const [[method, args]] = Object.entries(call);
+        const session = sessions[on];
+        try {
+          if (method === 'child') {
+            sessions.push(session.child(...args));
+            return null;
+          }
+          const result = session[method](...args);
+          return result === undefined ? null : result;
+        } catch (error) {
+          return { error: error.message };
+        }
+      });
+    } finally {
+      for (const s of sessions.reverse()) s.free();
+    }
+  },
   validateModeRestrictions: (a) => engine.validateModeRestrictions(a(0), a(1)),
   applyZedSettingsChange: (a) => engine.applyZedSettingsChange(a(0), a(1)),
   analyzeCommand: (a) => engine.analyzeCommand(a(0), a(1)),
