@@ -369,13 +369,15 @@ fn session_script(args: &[Value]) -> Result<Value, String> {
                     inputs: input_list(params.get(1).cloned().unwrap_or(Value::Null))?,
                     hook: serde_json::from_value(options.get("hook").cloned().unwrap_or(Value::Null)).map_err(|e| format!("hook: {e}"))?,
                 };
-                let at: u64 = serde_json::from_value(options.get("now").cloned().unwrap_or(Value::Null)).map_err(|e| format!("now: {e}"))?;
+                let at: u64 =
+                    serde_json::from_value(options.get("now").cloned().unwrap_or(Value::Null)).map_err(|e| format!("now: {e}"))?;
                 session.decide(&call, at).map(|d| to_value(&d))
             }
             "answer" => session.answer(&arg::<Answer>(&params, 0, "answer")?, now(1)?).map(|a| to_value(&a)),
             "grants" => session.grants(now(0)?).map(|g| to_value(&g)),
             "revoke" => session.revoke(&arg::<String>(&params, 0, "id")?, now(1)?).map(|p| to_value(&p)),
             "end" => session.end(now(0)?).map(|()| Ok(Value::Null)),
+            "setPolicy" => session.set_policy(arg(&params, 0, "spec")?, now(1)?).map(|()| Ok(Value::Null)),
             "logLines" => session.log_lines(arg::<Option<u64>>(&params, 0, "after")?.unwrap_or(0)).map(|l| Ok(Value::String(l))),
             "child" => {
                 let options: Option<ChildOptions> = arg(&params, 0, "options")?;

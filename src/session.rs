@@ -476,6 +476,15 @@ fn with_grant_layers(base: &PolicySpec, grants: &[Grant]) -> PolicySpec {
     spec
 }
 
+/// Whether `layer` of `spec` still holds what a workspace or user grant wrote.
+fn still_written(spec: &PolicySpec, layer: &str, allows: &GrantRules) -> bool {
+    let Some(rules) = spec.layers.iter().find(|l| l.name == layer).and_then(|l| l.tools.get(&allows.tool)) else { return false };
+    if allows.whole_tool {
+        return rules.default_mode == Some(Outcome::Allow);
+    }
+    allows.rules.iter().all(|rule| rules.always_allow.contains(rule))
+}
+
 /// The rule a decision names, as the spec writes it.
 fn rule_spec_at<'s>(spec: &'s PolicySpec, rule: &RuleRef) -> Option<&'s RuleSpec> {
     let tools = &spec.layers.iter().find(|l| l.name == rule.layer)?.tools;
@@ -735,6 +744,29 @@ impl Session {
         state.rebuild();
         let record = state.record(LogEvent::End, now);
         state.log.push(record);
+        Ok(())
+    }
+
+    /// Replaces the policy the session decides with (the host's settings changed), keeping its
+    /// session and timed grants, prompts and log. A workspace or user grant whose rules the new
+    /// policy no longer holds in its layer (the user removed them) is dropped.
+    pub fn set_policy(&self, spec: PolicySpec, now: u64) -> Result<(), SessionError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        state.base = spec;
+        let base = state.base.clone();
+        let (kept, dropped): (Vec<Grant>, Vec<Grant>) = std::mem::take(&mut state.grants)
+            .into_iter()
+            .partition(|g| g.layer.as_deref().is_none_or(|layer| still_written(&base, layer, &g.allows)));
+        state.grants = kept;
+        state.rebuild();
+        let record = state.record(LogEvent::Policy, now);
+        state.log.push(record);
+        for grant in dropped {
+            let mut record = state.record(LogEvent::Revoke, now);
+            record.tool = Some(grant.allows.tool.clone());
+            record.grant = Some(grant.reference());
+            state.log.push(record);
+        }
         Ok(())
     }
 

@@ -88,6 +88,7 @@ const ON_TRAP = {
   'Session.grants': THROWS,
   'Session.revoke': THROWS,
   'Session.end': THROWS,
+  'Session.setPolicy': THROWS,
   'Session.child': THROWS,
   'Session.log': THROWS,
   'Session.logLines': THROWS,
@@ -157,6 +158,7 @@ const MUTATORS = {
   'Session.answer': null,
   'Session.revoke': null,
   'Session.end': null,
+  'Session.setPolicy': null,
   'Session.grants': null,
 };
 

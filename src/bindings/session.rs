@@ -104,6 +104,14 @@ impl JsSession {
         Ok(JsSession { inner: self.inner.child(options).map_err(session_error)? })
     }
 
+    /// Replaces the policy the session decides with (the host's settings changed), keeping its
+    /// session and timed grants; a workspace or user grant the new policy no longer holds is dropped.
+    #[wasm_bindgen(js_name = setPolicy)]
+    pub fn set_policy(&self, spec: Ts<PolicySpec>, now: f64) -> Result<(), JsValue> {
+        let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+        self.inner.set_policy(spec, now_arg(now)?).map_err(session_error)
+    }
+
     /// The log records kept, oldest first, and how many older ones were dropped.
     #[wasm_bindgen(unchecked_return_type = "{ records: LogRecord[], dropped: number }")]
     pub fn log(&self) -> Result<JsValue, JsValue> {

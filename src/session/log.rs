@@ -27,6 +27,8 @@ pub enum LogEvent {
     Expire,
     /// The session ended: its session and timed grants are gone.
     End,
+    /// The host replaced the policy the session decides with.
+    Policy,
 }
 
 /// One record of the log.

@@ -411,3 +411,25 @@ fn a_child_never_allows_what_its_parent_would_not() {
     }
     assert_eq!(checked, 3600);
 }
+
+#[test]
+fn a_new_policy_keeps_the_sessions_grants_and_drops_persisted_ones_it_no_longer_holds() {
+    let s = session();
+    let d = s.decide(&terminal("npm test"), 0).unwrap();
+    s.answer(&answer(d.call_id, AnswerScope::Session), 0).unwrap();
+    let d = s.decide(&terminal("cargo build"), 1).unwrap();
+    let user_grant = s.answer(&answer(d.call_id, AnswerScope::User), 1).unwrap();
+    // The host saved the user grant's spec: the same policy comes back, and both grants hold.
+    s.set_policy(user_grant.persist.unwrap().spec, 2).unwrap();
+    assert_eq!(s.grants(3).unwrap().len(), 2);
+    assert_eq!(s.decide(&terminal("cargo build"), 3).unwrap().decision.outcome, Outcome::Allow);
+    // The user then removed the rule in their settings: the grant it was is gone; the session's stays.
+    s.set_policy(policy(), 4).unwrap();
+    let left: Vec<AnswerScope> = s.grants(5).unwrap().into_iter().map(|g| g.scope).collect();
+    assert_eq!(left, [AnswerScope::Session]);
+    assert_eq!(s.decide(&terminal("npm test"), 6).unwrap().decision.outcome, Outcome::Allow);
+    assert_eq!(s.decide(&terminal("cargo build"), 7).unwrap().decision.outcome, Outcome::Confirm);
+    let (records, _) = s.log().unwrap();
+    assert!(records.iter().any(|r| r.event == LogEvent::Policy));
+    assert!(records.iter().any(|r| r.event == LogEvent::Revoke && r.at == 4));
+}

@@ -88,6 +88,14 @@ test('workspace and user grants come back as changes to persist, and revoking on
   assert.equal(new Policy(revoked.spec).outcome('terminal', 'cargo build'), 'confirm');
   assert.equal(s.decide('terminal', 'cargo build', { now: 4 }).decision.outcome, 'confirm');
   assert.throws(() => s.revoke(grant.id, 5), /no grant `g1` is in force/);
+
+  // The host's settings change: a new policy keeps the session's own grants.
+  const t = s.decide('terminal', 'make', { now: 6 });
+  s.answer({ callId: t.callId, allow: true, scope: 'session' }, 6);
+  s.setPolicy({ ...spec, defaultMode: 'deny' }, 7);
+  assert.equal(s.decide('terminal', 'make', { now: 8 }).decision.outcome, 'allow');
+  assert.equal(s.decide('terminal', 'npm test', { now: 9 }).decision.outcome, 'deny');
+  assert.ok(s.log().records.some((r) => r.event === 'policy' && r.at === 7));
 });
 
 test('what no grant can lift offers only once, and answers it did not offer are errors that change nothing', () => {
