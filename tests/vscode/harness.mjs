@@ -166,6 +166,14 @@ export async function openVsCode(options = {}) {
   };
 
   s.waitFor = (fn, arg) => s.frame.waitForFunction(fn, arg, { timeout: UI_MS });
+  /** Polls `check` (async, in the test) until it answers true. */
+  s.waitUntil = async (check, timeout = UI_MS) => {
+    const end = Date.now() + timeout;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('timed out waiting for a condition');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
   s.waitForText = (selector, pattern) => s.waitFor(([sel, p]) => new RegExp(p).test(document.querySelector(sel)?.textContent ?? ''), [selector, pattern.source]);
 
   /**

@@ -235,7 +235,7 @@ test('an invalid entry shows its error, is rejected by the host half, and nothin
   assert.deepEqual(s.ourErrors(), []);
 });
 
-test('"toolgate: Play agent calls" asks with VS Code prompts offering the engine\'s options; "always" is saved in the chosen scope', { timeout: 180000 }, async () => {
+test('"toolgate: Play agent calls" asks with the session\'s answers; "always in this workspace" is saved in the workspace settings', { timeout: 180000 }, async () => {
   const calls = [
     { tool: 'terminal', input: 'npm run lint' },
     { tool: 'edit_file', input: 'docs/guide.md' },
@@ -246,16 +246,17 @@ test('"toolgate: Play agent calls" asks with VS Code prompts offering the engine
   assert.deepEqual((await s.hostDecisions(calls)).map((d) => d.outcome), ['confirm', 'confirm', 'confirm', 'deny', 'allow']);
   const play = s.send({ action: 'play', calls });
 
-  const lint = await s.answerDialog(/npm run lint/, 'Always allow `npm run`');
-  // The engine's options (VS Code orders a dialog's buttons per platform), never a blanket
-  // "always allow" of the terminal.
-  assert.deepEqual(lint.filter((b) => b !== 'Cancel').sort(), ['Allow', 'Always allow `npm run`', 'Deny']);
-  await s.pickQuick('Workspace settings');
-  await s.answerDialog(/docs\/guide\.md/, 'Allow');
+  // The prompt names the narrow rule a lasting answer grants, never the whole terminal (VS Code
+  // orders a dialog's buttons per platform).
+  const lint = await s.answerDialog(/An answer that lasts allows `npm run` only/, 'Always in this workspace');
+  assert.deepEqual(lint.filter((b) => b !== 'Cancel').sort(), [
+    'Allow for 1 hour', 'Allow for this session', 'Allow once', 'Always', 'Always in this workspace', 'Deny',
+  ]);
+  await s.answerDialog(/docs\/guide\.md/, 'Allow once');
   await s.answerDialog(/linear:create_issue/, 'Add linear:create_issue to the allowlist');
   await s.answerDialog(/refused terminal: sudo ls/, 'Next');
   const { played } = await s.answer(play);
-  assert.deepEqual(played.map((p) => p.answer), ['Always allow `npm run` (project layer)', 'allowOnce', 'Add linear:create_issue to the allowlist', 'refused', 'ran']);
+  assert.deepEqual(played.map((p) => p.answer), ['Always in this workspace', 'Allow once', 'Add linear:create_issue to the allowlist', 'refused', 'ran']);
 
   // The "always" answers are in force in the host, and in VS Code's settings in their scopes.
   const now = await s.hostDecisions(calls);
@@ -267,5 +268,39 @@ test('"toolgate: Play agent calls" asks with VS Code prompts offering the engine
   await s.frame.waitForFunction(() => [...document.querySelectorAll('#tg-mcp-entries input')].some((e) => e.value === 'linear:create_issue'), null, { timeout: UI_MS });
   const shown = await s.pageDecision(calls[0]);
   assert.equal(difference(calls[0], now[0], shown), null);
+  assert.deepEqual(s.ourErrors(), []);
+});
+
+test('a session answer stops the asking until the session ends, and an hour\'s answer until its hour is over', { timeout: 180000 }, async () => {
+  const test = { tool: 'terminal', input: 'mix test --cover' };
+  const build = { tool: 'terminal', input: 'bundle exec rspec' };
+  assert.deepEqual((await s.ask({ action: 'session', calls: [test, build] })).decisions.map((d) => d.outcome), ['confirm', 'confirm']);
+
+  const play = s.send({ action: 'play', calls: [test, build] });
+  await s.answerDialog(/allows `mix test` only/, 'Allow for this session');
+  await s.answerDialog(/allows `bundle exec` only/, 'Allow for 1 hour');
+  const { played } = await s.answer(play);
+  assert.deepEqual(played.map((p) => p.answer), ['Allow for this session', 'Allow for 1 hour']);
+
+  // Neither asks any more; each decision names the grant that allowed it.
+  const granted = (await s.ask({ action: 'session', calls: [test, build] })).decisions;
+  assert.deepEqual(granted.map((d) => [d.outcome, d.grantedBy.map((g) => g.scope)]), [['allow', ['session']], ['allow', ['timed']]]);
+  const { grants } = await s.ask({ action: 'grants' });
+  const hour = grants.find((g) => g.scope === 'timed');
+  assert.equal(hour.expiresAt - hour.grantedAt, 3_600_000);
+  // Nothing was written to the settings: these answers live in the session only.
+  assert.ok(!/mix|bundle/.test(JSON.stringify(readJson(s.workspaceSettingsFile))));
+  assert.ok(!/mix|bundle/.test(JSON.stringify(readJson(s.userSettingsFile))));
+
+  // The hour passes: the timed answer stops; the session's still holds.
+  await s.ask({ action: 'advanceClock', ms: 3_600_000 });
+  const later = (await s.ask({ action: 'session', calls: [test, build] })).decisions;
+  assert.deepEqual(later.map((d) => d.outcome), ['allow', 'confirm']);
+
+  // The person ends the session from the command palette: the session's answer is gone too (the
+  // workspace's saved answer from the earlier prompt stays: it is in the settings).
+  await s.runCommand('toolgate: End the agent session');
+  await s.waitUntil(async () => (await s.ask({ action: 'grants' })).grants.every((g) => g.scope === 'workspace'));
+  assert.deepEqual((await s.ask({ action: 'session', calls: [test, build] })).decisions.map((d) => d.outcome), ['confirm', 'confirm']);
   assert.deepEqual(s.ourErrors(), []);
 });

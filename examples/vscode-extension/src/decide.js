@@ -20,7 +20,9 @@ class Decider {
   constructor(settings, context) {
     this.settings = settings;
     this.context = context;
-    this.policy = new Policy(settingsPolicy(settings, context));
+    /** The engine's policy for these settings: what the agent's session decides with. */
+    this.spec = settingsPolicy(settings, context);
+    this.policy = new Policy(this.spec);
     this.mcp = new McpPolicy(settingsMcp(settings, context));
   }
 
@@ -45,15 +47,6 @@ class Decider {
       items: d.items.map((i) => i.text),
       ...(d.ignored?.length ? { ignored: d.ignored.map((i) => i.message) } : {}),
     };
-  }
-
-  /**
-   * The buttons of a permission prompt for a tool call: the engine's options, "always" ones
-   * writing to `layer`. Never a blanket "always allow": the terminal's tool-wide option (which
-   * would allow every command line) is left out; patterns ("Always allow `cargo build`") stay.
-   */
-  permissionOptions(call, layer) {
-    return this.engineOptions(call, layer).filter((o) => !(o.kind === 'alwaysAllowTool' && call.tool === 'terminal'));
   }
 
   /** The engine's permission options for a tool call, unfiltered (what the settings page offers). */

@@ -1,9 +1,12 @@
 // toolgate's example VS Code extension: the same toolgate core decides an agent's tool calls here,
 // in the extension host (Node), and in the settings page's webview.
 //
-//   toolgate: Play agent calls  — a fake agent's calls, each decided; "confirm" asks with a VS Code
-//                                 prompt offering the engine's permission options; an "always"
-//                                 option is saved in VS Code's settings (user or workspace).
+//   toolgate: Play agent calls  — a fake agent's calls, each decided by the agent's permission
+//                                 session; "confirm" asks with a VS Code prompt offering the
+//                                 session's answers: once, for this session, for an hour, always in
+//                                 this workspace, always. The "always" answers are saved in VS Code's
+//                                 settings (workspace or user); the others last as long as they say.
+//   toolgate: End the agent session — session and timed answers are forgotten.
 //   toolgate: Open settings     — the settings page (toolgate/settings-page) in a webview panel,
 //                                 connected with the host half (toolgate/settings-page/host).
 //
@@ -15,7 +18,7 @@
 'use strict';
 const vscode = require('vscode');
 const { addToAllowlist } = require('toolgate');
-const { applySettingsChange, validateSettings } = require('toolgate/tools');
+const { Session, applySettingsChange, validateSettings } = require('toolgate/tools');
 const { createSettingsHost, settingsPageHtml } = require('toolgate/settings-page/host');
 const { Decider, describeCall, isMcp } = require('./decide');
 const { AGENT_CALLS, CATALOGUE } = require('./agent');
@@ -33,6 +36,21 @@ function canonical(value) {
   return JSON.stringify(value);
 }
 
+/** A prompt button for a session's answer: "Allow once", "Allow for 1 hour", "Always in this workspace"… */
+function buttonLabel(option) {
+  if (!option.allow) return 'Deny';
+  switch (option.scope) {
+    case 'session': return 'Allow for this session';
+    case 'timed': {
+      const minutes = Math.round(option.durationMs / 60000);
+      return minutes % 60 === 0 ? `Allow for ${minutes / 60 === 1 ? '1 hour' : `${minutes / 60} hours`}` : `Allow for ${minutes} minutes`;
+    }
+    case 'workspace': return 'Always in this workspace';
+    case 'user': return 'Always';
+    default: return 'Allow once';
+  }
+}
+
 class Extension {
   constructor(context) {
     this.context = context;
@@ -41,6 +59,9 @@ class Extension {
     this.decider = undefined;
     this.panel = undefined; // { panel, host } while the settings page is open
     this.persisting = 0;
+    this.session = undefined; // the agent's permission session: grants, prompts, the decision log
+    this.logged = 0; // the last session log record written to the output channel
+    this.clockOffset = 0; // moved only by the test hook, to reach a timed answer's end without waiting
     this.reload();
   }
 
@@ -85,12 +106,40 @@ class Extension {
     }
   }
 
-  /** Settings now in force: recompile the policies. */
+  /** The session's clock: the host's (milliseconds). */
+  now() {
+    return Date.now() + this.clockOffset;
+  }
+
+  /** Settings now in force: recompile the policies; the session keeps its grants and log. */
   use(settings, why) {
     this.decider?.free();
     this.settings = settings;
     this.decider = new Decider(settings, this.pageContext());
+    if (this.session) this.session.setPolicy(this.decider.spec, this.now());
+    else this.session = new Session(this.decider.spec, { name: 'agent' });
     this.log.appendLine(`settings in force (${why}): ${canonical(settings)}`);
+    this.writeSessionLog();
+  }
+
+  /** The session's new log records, as JSON lines, in the output channel. */
+  writeSessionLog() {
+    const lines = this.session.logLines(this.logged).split('\n').filter(Boolean);
+    for (const line of lines) this.log.appendLine(`[session] ${line}`);
+    if (lines.length) this.logged = JSON.parse(lines[lines.length - 1]).seq;
+  }
+
+  /** The session's decision about a tool call (it remembers the call for its answer). */
+  sessionDecide(call) {
+    const d = this.session.decide(call.tool, call.input, { now: this.now() });
+    this.writeSessionLog();
+    return d;
+  }
+
+  /** Forgets the session's and the timed answers (saved "always" answers stay in the settings). */
+  endSession() {
+    this.session.end(this.now());
+    this.writeSessionLog();
   }
 
   /** Re-reads VS Code's settings; settings with errors leave the last good ones in force. */
@@ -157,7 +206,8 @@ class Extension {
     this.log.show(true);
     const played = [];
     for (const [n, call] of calls.entries()) {
-      const d = this.decide(call);
+      const asked = isMcp(call) ? undefined : this.sessionDecide(call);
+      const d = asked ? asked.decision : this.decide(call);
       const what = describeCall(call);
       this.log.appendLine(`agent #${n + 1} ${call.say ? `(${call.say}) ` : ''}${what} → ${d.outcome}: ${d.message}`);
       let answer = 'ran';
@@ -165,7 +215,7 @@ class Extension {
         await vscode.window.showErrorMessage(`toolgate refused ${what}`, { modal: true, detail: d.message }, 'Next');
         answer = 'refused';
       } else if (d.outcome === 'confirm') {
-        answer = isMcp(call) ? await this.askMcp(call, d, what) : await this.askTool(call, d, what);
+        answer = asked ? await this.askTool(asked, what) : await this.askMcp(call, d, what);
         this.log.appendLine(`    you chose: ${answer}`);
       }
       played.push({ call, outcome: d.outcome, answer });
@@ -175,38 +225,37 @@ class Extension {
     return played;
   }
 
-  /** A confirm for a tool call: the engine's permission options as the prompt's buttons. */
-  async askTool(call, d, what) {
-    const options = this.decider.permissionOptions(call, 'user');
+  /**
+   * A confirm for a tool call: the session's answers as the prompt's buttons. Each grant is narrow
+   * (`npm test`, not the terminal); an "always" answer comes back as changes to save in VS Code's
+   * settings: workspace settings (the project layer) or user settings (the user layer).
+   */
+  async askTool(asked, what) {
+    const hasFolder = !!vscode.workspace.workspaceFolders?.length;
+    const options = asked.options.filter((o) => o.scope !== 'workspace' || hasFolder);
+    // Short buttons (a dialog has room for six short ones); the rule a lasting answer grants is
+    // named once, in the detail.
+    const granted = options.find((o) => o.grant)?.grant;
+    const detail = granted ? `${asked.decision.message}\n\nAn answer that lasts allows ${granted.display} only.` : asked.decision.message;
     const picked = await vscode.window.showWarningMessage(`The agent wants to run ${what}`,
-      { modal: true, detail: d.message }, ...options.map((o) => o.label));
-    const option = options.find((o) => o.label === picked);
+      { modal: true, detail }, ...options.map(buttonLabel));
+    const option = options.find((o) => buttonLabel(o) === picked);
     if (!option) return 'stop';
-    if (!option.change) return option.kind;
-    const layer = await this.pickLayer(option.label);
-    if (!layer) return 'stop';
-    const change = { ...option.change, layer };
-    const answer = applySettingsChange(this.settings, change);
-    if (!answer.ok) {
-      vscode.window.showErrorMessage(`toolgate: ${answer.errors.map((e) => e.message).join('; ')}`);
-      return 'error';
+    const answered = this.session.answer({ callId: asked.callId, allow: option.allow, scope: option.scope }, this.now());
+    this.writeSessionLog();
+    if (answered.persist) {
+      let settings = this.settings;
+      for (const change of answered.persist.changes) {
+        const applied = applySettingsChange(settings, change);
+        if (!applied.ok) {
+          vscode.window.showErrorMessage(`toolgate: ${applied.errors.map((e) => e.message).join('; ')}`);
+          return 'error';
+        }
+        settings = applied.settings;
+      }
+      await this.save(settings);
     }
-    await this.save(answer.settings);
-    return `${option.label} (${layer} layer)`;
-  }
-
-  /** Where an "always" option is saved: user settings (user layer) or workspace settings (project layer). */
-  async pickLayer(label) {
-    const items = [
-      { label: 'User settings', description: 'toolgate\'s user layer: every workspace', layer: 'user' },
-    ];
-    if (vscode.workspace.workspaceFolders?.length) {
-      items.push({ label: 'Workspace settings', layer: 'project',
-        description: vscode.workspace.isTrusted ? 'the project layer: this workspace only'
-          : 'the project layer: its allow rules count only once you trust this workspace' });
-    }
-    const picked = await vscode.window.showQuickPick(items, { title: `${label}: save where?`, ignoreFocusOut: true });
-    return picked?.layer;
+    return buttonLabel(option);
   }
 
   /** A confirm for an MCP call: add the call to the allowlist (user settings), allow once, or deny. */
@@ -232,6 +281,7 @@ class Extension {
 
   dispose() {
     this.panel?.panel.dispose();
+    this.session?.free(); // the session ends with the extension host: its grants never outlive it
     this.decider?.free();
     this.log.dispose();
   }
@@ -243,6 +293,7 @@ function activate(context) {
     ext,
     vscode.commands.registerCommand('toolgate.playAgentCalls', () => ext.playAgentCalls()),
     vscode.commands.registerCommand('toolgate.openSettings', () => { ext.openSettings(); }),
+    vscode.commands.registerCommand('toolgate.endSession', () => ext.endSession()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION) && !ext.persisting) ext.reload('changed in VS Code settings');
     }),

@@ -13,6 +13,10 @@
 //   { action: 'openSettings' }             → runs the command toolgate.openSettings
 //   { action: 'play', calls: [call…] }     → { played: [{ call, outcome, answer }…] } once every
 //                                            prompt was answered (the test clicks them meanwhile)
+//   { action: 'session', calls: [call…] }  → { decisions: [{ outcome, grantedBy, options }…] }: the
+//                                            agent session's decisions (tool calls), prompts' labels
+//   { action: 'advanceClock', ms }         → { now }: the session's clock moves on by `ms`
+//   { action: 'grants' }                   → { grants }: the session's grants in force
 // Requests are polled (every 100 ms) rather than watched: fs.watch is unreliable on some file systems.
 'use strict';
 const fs = require('fs');
@@ -48,6 +52,18 @@ function startTestHook(ext, dir, context) {
         return { opened: true };
       case 'play':
         return { played: await ext.playAgentCalls(request.calls) };
+      case 'session':
+        return {
+          decisions: request.calls.map((call) => {
+            const d = ext.sessionDecide(call);
+            return { outcome: d.decision.outcome, grantedBy: d.grantedBy, options: d.options.map((o) => o.label) };
+          }),
+        };
+      case 'advanceClock':
+        ext.clockOffset += request.ms;
+        return { now: ext.now() };
+      case 'grants':
+        return { grants: ext.session.grants(ext.now()) };
       default:
         throw new Error(`unknown action ${JSON.stringify(request.action)}`);
     }
