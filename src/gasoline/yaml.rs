@@ -123,7 +123,7 @@ fn syntax_error(src: &str, mark: &Marker, why: &str, innermost: Option<&Position
         matches!(c, '[' | '{').then_some((c, *open))
     });
     match opener {
-        Some((c, open)) => Invalid { at: open, message: format!("this `{c}` is never closed ({why})") },
+        Some((c, open)) => Invalid { at: open, message: format!("`{c}` is not closed ({why})") },
         None => {
             let column = written.lines().last().map_or(0, |line| line.chars().count()) + 1;
             Invalid { at: Position { line: last_line.max(1), column }, message: why.to_owned() }

@@ -152,7 +152,7 @@ fn a_bracket_left_open_is_reported_where_it_opens() {
     ] {
         let e = error(text);
         assert_eq!((e.code, e.line, e.column), (GasolineProblem::InvalidYaml, at.0, at.1), "{text:?}: {e}");
-        assert!(e.message.starts_with(&format!("invalid YAML: this `{bracket}` is never closed (")), "{text:?}: {e}");
+        assert!(e.message.starts_with(&format!("invalid YAML: `{bracket}` is not closed (")), "{text:?}: {e}");
     }
 }
 
