@@ -375,6 +375,8 @@ fn session_script(args: &[Value]) -> Result<Value, String> {
             }
             "answer" => session.answer(&arg::<Answer>(&params, 0, "answer")?, now(1)?).map(|a| to_value(&a)),
             "grants" => session.grants(now(0)?).map(|g| to_value(&g)),
+            "permissionOptions" => session.permission_options(arg(&params, 0, "callId")?).map(|o| to_value(&o)),
+            "reviewOptions" => session.review_options(arg(&params, 0, "callId")?, arg(&params, 1, "kind")?).map(|o| to_value(&o)),
             "revoke" => session.revoke(&arg::<String>(&params, 0, "id")?, now(1)?).map(|p| to_value(&p)),
             "end" => session.end(now(0)?).map(|()| Ok(Value::Null)),
             "setPolicy" => session.set_policy(arg(&params, 0, "spec")?, now(1)?).map(|()| Ok(Value::Null)),

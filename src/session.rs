@@ -24,9 +24,10 @@ pub mod log;
 #[cfg(test)]
 mod tests;
 
+use crate::cursor::{ReviewKind, ReviewOption};
 use crate::policy::{
-    Call, Decision, DefaultSource, InputKind, LayerKind, LayerSpec, ListKind, Outcome, Policy, PolicySpec, Reason, RuleRef, RuleSpec,
-    SettingsChange,
+    Call, Decision, DefaultSource, InputKind, LayerKind, LayerSpec, ListKind, OptionKind, Outcome, PermissionOption, Policy, PolicySpec,
+    Reason, RuleRef, RuleSpec, SettingsChange,
 };
 use grants::{AnswerScope, Answerer, Grant, GrantRef, GrantRules, GRANT_LAYER_PREFIX};
 use log::{DecisionLog, LogEvent, LogRecord};
@@ -143,15 +144,29 @@ pub struct SessionDecision {
 }
 
 /// An answer to a call that asked.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Answer {
     /// The decision's `callId`.
     pub call_id: u64,
-    /// Allow or refuse.
-    pub allow: bool,
-    /// For how long; `once` unless set. A refusal is always once.
+    /// Allow or refuse. Give this, or `review`, or `button`.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub allow: Option<bool>,
+    /// Cursor's review option, read as the session's answer: `run` (and `accept`,
+    /// `switchToDefaultAgentMode`) allows once, `skip` and `rejectAndTellWhatToDoDifferently`
+    /// refuse, `allowlistCommands` and `allowlistTool` are the `user` grant.
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub review: Option<ReviewOption>,
+    /// Zed's permission button, read as the session's answer: `allowOnce`, `denyOnce`,
+    /// `alwaysAllowPattern` (the `user` grant), `alwaysAllowTool` (the `user` grant of a tool
+    /// that cannot be narrowed; never offered for a command tool).
+    #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub button: Option<OptionKind>,
+    /// For how long, with `allow`; `once` unless set. A refusal is always once.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub scope: AnswerScope,
@@ -163,6 +178,27 @@ pub struct Answer {
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub by: Answerer,
+}
+
+impl Answer {
+    /// Allow or not, and for how long: from `allow` and `scope`, or from Cursor's review option or
+    /// Zed's button read as the session's answers.
+    fn meaning(&self) -> Result<(bool, AnswerScope), SessionError> {
+        match (self.allow, self.review, self.button) {
+            (Some(allow), None, None) => Ok((allow, self.scope)),
+            (None, Some(review), None) => Ok(match review {
+                ReviewOption::Run | ReviewOption::Accept | ReviewOption::SwitchToDefaultAgentMode => (true, AnswerScope::Once),
+                ReviewOption::Skip | ReviewOption::RejectAndTellWhatToDoDifferently => (false, AnswerScope::Once),
+                ReviewOption::AllowlistCommands | ReviewOption::AllowlistTool => (true, AnswerScope::User),
+            }),
+            (None, None, Some(button)) => Ok(match button {
+                OptionKind::AllowOnce => (true, AnswerScope::Once),
+                OptionKind::DenyOnce => (false, AnswerScope::Once),
+                OptionKind::AlwaysAllowPattern | OptionKind::AlwaysAllowTool => (true, AnswerScope::User),
+            }),
+            _ => Err(SessionError::Unclear),
+        }
+    }
 }
 
 /// What the host must write for a workspace or user grant (or its revocation).
@@ -220,6 +256,10 @@ pub enum SessionError {
     UnknownGrant(String),
     /// The session is in use by a call that has not returned (a callback re-entered it).
     Busy,
+    /// An answer must say `allow`, or give a `review` option, or a `button`: exactly one.
+    Unclear,
+    /// Zed's tool-wide button for a call whose grant is narrower (what it would allow).
+    NotWholeTool(String),
 }
 
 impl fmt::Display for SessionError {
@@ -238,6 +278,10 @@ impl fmt::Display for SessionError {
             SessionError::NoDuration => write!(f, "a timed answer needs a duration above 0 ms"),
             SessionError::UnknownGrant(id) => write!(f, "no grant `{id}` is in force"),
             SessionError::Busy => write!(f, "the session is already handling a call"),
+            SessionError::NotWholeTool(narrow) => {
+                write!(f, "the whole tool is not offered for this call: a lasting answer allows {narrow} only")
+            }
+            SessionError::Unclear => write!(f, "an answer gives exactly one of `allow`, `review` (Cursor's option) or `button` (Zed's)"),
         }
     }
 }
@@ -547,7 +591,7 @@ fn hand_off(call: &Call, decision: &Decision, policy: &Policy) -> ReviewHandOff 
 /// let asked = session.decide(&call, 1_000).unwrap();
 /// assert_eq!(asked.decision.outcome, Outcome::Confirm);
 ///
-/// let hour = Answer { call_id: asked.call_id, allow: true, scope: AnswerScope::Timed, duration_ms: None, by: Default::default() };
+/// let hour = Answer { call_id: asked.call_id, allow: Some(true), scope: AnswerScope::Timed, ..Answer::default() };
 /// let grant = session.answer(&hour, 1_000).unwrap().grant.unwrap();
 /// assert_eq!(grant.expires_at, Some(1_000 + 3_600_000));
 /// assert_eq!(session.decide(&call, 2_000).unwrap().decision.outcome, Outcome::Allow);
@@ -650,22 +694,29 @@ impl Session {
         state.expire(now);
         let at = state.pending.iter().position(|p| p.call_id == answer.call_id).ok_or(SessionError::UnknownCall(answer.call_id))?;
         let pending = state.pending.get(at).cloned().ok_or(SessionError::UnknownCall(answer.call_id))?;
+        let (allow, scope) = answer.meaning()?;
         if answer.by == Answerer::Reviewer && !pending.review.reviewable {
             return Err(SessionError::NotReviewable(pending.review.why.clone()));
         }
-        if answer.scope != AnswerScope::Once {
+        if scope != AnswerScope::Once {
             if answer.by == Answerer::Reviewer {
                 return Err(SessionError::ReviewerGrant);
             }
-            if !answer.allow {
+            if !allow {
                 return Err(SessionError::LastingRefusal);
             }
         }
-        let option = pending.options.iter().find(|o| o.allow == answer.allow && o.scope == answer.scope).cloned().ok_or_else(|| {
-            SessionError::NotOffered { scope: answer.scope, offered: pending.options.iter().filter(|o| o.allow).map(|o| o.scope).collect() }
-        })?;
+        let not_offered =
+            || SessionError::NotOffered { scope, offered: pending.options.iter().filter(|o| o.allow).map(|o| o.scope).collect() };
+        let option = pending.options.iter().find(|o| o.allow == allow && o.scope == scope).cloned().ok_or_else(not_offered)?;
+        // Zed's tool-wide button is the user grant only where that grant is the whole tool.
+        if answer.button == Some(OptionKind::AlwaysAllowTool) {
+            if let Some(narrow) = option.grant.as_ref().filter(|g| !g.whole_tool) {
+                return Err(SessionError::NotWholeTool(narrow.display.clone()));
+            }
+        }
         let duration = answer.duration_ms.or(option.duration_ms);
-        if answer.scope == AnswerScope::Timed && duration.is_none_or(|d| d == 0) {
+        if scope == AnswerScope::Timed && duration.is_none_or(|d| d == 0) {
             return Err(SessionError::NoDuration);
         }
         state.pending.remove(at);
@@ -673,25 +724,25 @@ impl Session {
         record.call_id = Some(pending.call_id);
         record.tool = Some(pending.call.tool.clone());
         record.inputs = Some(pending.call.inputs.clone());
-        record.outcome = Some(if answer.allow { Outcome::Allow } else { Outcome::Deny });
+        record.outcome = Some(if allow { Outcome::Allow } else { Outcome::Deny });
         record.by = Some(answer.by);
-        record.scope = Some(answer.scope);
+        record.scope = Some(scope);
         state.log.push(record);
 
-        let Some(allows) = option.grant.filter(|_| answer.scope != AnswerScope::Once) else {
-            return Ok(AnswerOutcome { run: answer.allow, grant: None, persist: None });
+        let Some(allows) = option.grant.filter(|_| scope != AnswerScope::Once) else {
+            return Ok(AnswerOutcome { run: allow, grant: None, persist: None });
         };
         let id = format!("g{}", state.next_grant);
         state.next_grant += 1;
-        let mut grant = Grant { id, allows, scope: answer.scope, granted_at: now, expires_at: None, by: answer.by, layer: None };
+        let mut grant = Grant { id, allows, scope, granted_at: now, expires_at: None, by: answer.by, layer: None };
         let mut persist = None;
-        match answer.scope {
+        match scope {
             AnswerScope::Timed => grant.expires_at = duration.map(|d| now.saturating_add(d)),
             AnswerScope::Workspace | AnswerScope::User => {
-                let layer = state.layer_for(answer.scope).to_owned();
+                let layer = state.layer_for(scope).to_owned();
                 let changes = grant.allows.changes(&layer);
                 for change in &changes {
-                    apply_to_layer(&mut state.base, change, answer.scope);
+                    apply_to_layer(&mut state.base, change, scope);
                 }
                 grant.layer = Some(layer.clone());
                 persist = Some(Persist { layer, changes, spec: state.base.clone() });
@@ -705,9 +756,48 @@ impl Session {
         record.tool = Some(grant.allows.tool.clone());
         record.grant = Some(grant.reference());
         record.by = Some(answer.by);
-        record.scope = Some(answer.scope);
+        record.scope = Some(scope);
         state.log.push(record);
         Ok(AnswerOutcome { run: true, grant: Some(grant), persist })
+    }
+
+    /// Zed's permission buttons for a prompt that is waiting, as a view of its answers: "Allow",
+    /// "Always allow `X`" where the session offers the `user` grant (the tool's own button where
+    /// that grant is the whole tool), "Deny". Answer with `button`.
+    pub fn permission_options(&self, call_id: u64) -> Result<Vec<PermissionOption>, SessionError> {
+        let state = self.state.try_borrow().map_err(|_| SessionError::Busy)?;
+        let pending = state.pending.iter().find(|p| p.call_id == call_id).ok_or(SessionError::UnknownCall(call_id))?;
+        let button = |kind, label: String| PermissionOption { kind, label, pattern: None, change: None };
+        let mut buttons = vec![button(OptionKind::AllowOnce, "Allow".into())];
+        let always = pending.options.iter().find(|o| o.allow && o.scope == AnswerScope::User).and_then(|o| o.grant.as_ref());
+        if let Some(grant) = always {
+            let kind = if grant.whole_tool { OptionKind::AlwaysAllowTool } else { OptionKind::AlwaysAllowPattern };
+            let mut option = button(kind, format!("Always allow {}", grant.display));
+            option.pattern = grant.rules.first().map(|r| r.text().to_owned());
+            // One rule, one change (several travel with the answer's `persist`).
+            let mut changes = grant.changes(&state.user_layer);
+            option.change = if changes.len() == 1 { changes.pop() } else { None };
+            buttons.push(option);
+        }
+        buttons.push(button(OptionKind::DenyOnce, "Deny".into()));
+        Ok(buttons)
+    }
+
+    /// Cursor's review options for a prompt that is waiting, as a view of its answers, in the
+    /// order Cursor shows them for `kind`; the allowlist option where the session offers the
+    /// `user` grant. Answer with `review`.
+    pub fn review_options(&self, call_id: u64, kind: ReviewKind) -> Result<Vec<ReviewOption>, SessionError> {
+        use ReviewOption::*;
+        let state = self.state.try_borrow().map_err(|_| SessionError::Busy)?;
+        let pending = state.pending.iter().find(|p| p.call_id == call_id).ok_or(SessionError::UnknownCall(call_id))?;
+        let lasting = pending.options.iter().any(|o| o.allow && o.scope == AnswerScope::User);
+        Ok(match kind {
+            ReviewKind::Terminal => {
+                [Run, Skip, RejectAndTellWhatToDoDifferently].into_iter().chain(lasting.then_some(AllowlistCommands)).collect()
+            }
+            ReviewKind::Mcp => [Run, Skip, RejectAndTellWhatToDoDifferently].into_iter().chain(lasting.then_some(AllowlistTool)).collect(),
+            ReviewKind::Edit => vec![Accept, RejectAndTellWhatToDoDifferently, Skip, SwitchToDefaultAgentMode],
+        })
     }
 
     /// The grants in force at `now`, oldest first.

@@ -86,6 +86,8 @@ const ON_TRAP = {
   }),
   'Session.answer': THROWS,
   'Session.grants': THROWS,
+  'Session.permissionOptions': THROWS,
+  'Session.reviewOptions': THROWS,
   'Session.revoke': THROWS,
   'Session.end': THROWS,
   'Session.setPolicy': THROWS,

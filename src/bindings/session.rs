@@ -4,6 +4,7 @@
 
 use super::engine::{inputs_arg, ToolInput};
 use super::{error, json_arg, optional_json_arg, string_arg, to_js, to_ts};
+use crate::cursor::ReviewKind;
 use crate::policy::{Call, HookResult, PolicySpec};
 use crate::session::grants::Grant;
 use crate::session::{self, Answer, AnswerOutcome, ChildOptions, Persist, SessionDecision, SessionError, SessionOptions};
@@ -76,6 +77,21 @@ impl JsSession {
     pub fn answer(&self, answer: Ts<Answer>, now: f64) -> Result<Ts<AnswerOutcome>, JsValue> {
         let answer: Answer = json_arg(&answer.js_value(), "answer")?;
         to_ts(&self.inner.answer(&answer, now_arg(now)?).map_err(session_error)?)
+    }
+
+    /// Zed's permission buttons for a prompt that is waiting, as a view of its answers; answer
+    /// with `{ callId, button }`.
+    #[wasm_bindgen(js_name = permissionOptions, unchecked_return_type = "PermissionOption[]")]
+    pub fn permission_options(&self, callId: f64) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.permission_options(whole_arg(callId, "callId")?).map_err(session_error)?)
+    }
+
+    /// Cursor's review options for a prompt that is waiting, as a view of its answers; answer
+    /// with `{ callId, review }`.
+    #[wasm_bindgen(js_name = reviewOptions, unchecked_return_type = "ReviewOption[]")]
+    pub fn review_options(&self, callId: f64, kind: Ts<ReviewKind>) -> Result<JsValue, JsValue> {
+        let kind: ReviewKind = json_arg(&kind.js_value(), "kind")?;
+        to_js(&self.inner.review_options(whole_arg(callId, "callId")?, kind).map_err(session_error)?)
     }
 
     /// The grants in force at `now`, oldest first.

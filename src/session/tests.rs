@@ -44,7 +44,7 @@ fn scopes(decision: &SessionDecision) -> Vec<(bool, AnswerScope)> {
 }
 
 fn answer(call_id: u64, scope: AnswerScope) -> Answer {
-    Answer { call_id, allow: true, scope, duration_ms: None, by: Answerer::User }
+    Answer { call_id, allow: Some(true), scope, ..Answer::default() }
 }
 
 const EVERY_SCOPE: [(bool, AnswerScope); 6] = [
@@ -271,7 +271,7 @@ fn the_log_records_each_decision_and_answer_in_order_as_json_lines() {
     s.decide(&terminal("npm test"), 300).unwrap();
     s.decide(&terminal("curl x"), 400).unwrap();
     let d = s.decide(&terminal("make"), 500).unwrap();
-    s.answer(&Answer { allow: false, ..answer(d.call_id, AnswerScope::Once) }, 600).unwrap();
+    s.answer(&Answer { allow: Some(false), ..answer(d.call_id, AnswerScope::Once) }, 600).unwrap();
     s.revoke("g1", 700).unwrap();
 
     let lines = s.log_lines(0).unwrap();
@@ -392,10 +392,8 @@ fn a_child_never_allows_what_its_parent_would_not() {
             let who = if next(2) == 0 { &parent } else { &child };
             let d = who.decide(&call, now).unwrap();
             if let Some(option) = d.options.get(next(d.options.len().max(1))) {
-                let _ = who.answer(
-                    &Answer { call_id: d.call_id, allow: option.allow, scope: option.scope, duration_ms: None, by: Answerer::User },
-                    now,
-                );
+                let _ =
+                    who.answer(&Answer { call_id: d.call_id, allow: Some(option.allow), scope: option.scope, ..Answer::default() }, now);
             }
             if next(6) == 0 {
                 if let Some(g) = parent.grants(now).unwrap().first() {
@@ -432,4 +430,47 @@ fn a_new_policy_keeps_the_sessions_grants_and_drops_persisted_ones_it_no_longer_
     let (records, _) = s.log().unwrap();
     assert!(records.iter().any(|r| r.event == LogEvent::Policy));
     assert!(records.iter().any(|r| r.event == LogEvent::Revoke && r.at == 4));
+}
+
+/// Zed's buttons and Cursor's review options are views of a waiting prompt's answers, and
+/// answering in their terms is answering the session.
+#[test]
+fn zeds_buttons_and_cursors_review_are_views_of_the_session() {
+    use crate::cursor::{ReviewKind, ReviewOption};
+    use crate::policy::OptionKind;
+    let s = session();
+    let d = s.decide(&terminal("npm test"), 0).unwrap();
+    let buttons = s.permission_options(d.call_id).unwrap();
+    let kinds: Vec<(OptionKind, &str)> = buttons.iter().map(|b| (b.kind, b.label.as_str())).collect();
+    assert_eq!(
+        kinds,
+        [(OptionKind::AllowOnce, "Allow"), (OptionKind::AlwaysAllowPattern, "Always allow `npm test`"), (OptionKind::DenyOnce, "Deny")]
+    );
+    assert_eq!(buttons[1].change.as_ref().and_then(|c| c.rule.clone()), Some(RuleSpec::regex(r"^npm\s+test(\s|$)", false)));
+    let tool_wide = Answer { call_id: d.call_id, button: Some(OptionKind::AlwaysAllowTool), ..Answer::default() };
+    assert_eq!(s.answer(&tool_wide, 1).unwrap_err(), SessionError::NotWholeTool("`npm test`".into()), "never the whole terminal");
+    let out = s.answer(&Answer { call_id: d.call_id, button: Some(OptionKind::AlwaysAllowPattern), ..Answer::default() }, 1).unwrap();
+    assert_eq!((out.grant.map(|g| g.scope), out.persist.map(|p| p.layer)), (Some(AnswerScope::User), Some("user".to_owned())));
+
+    let d = s.decide(&terminal("cargo build"), 2).unwrap();
+    assert_eq!(
+        s.review_options(d.call_id, ReviewKind::Terminal).unwrap(),
+        [ReviewOption::Run, ReviewOption::Skip, ReviewOption::RejectAndTellWhatToDoDifferently, ReviewOption::AllowlistCommands]
+    );
+    let skip = s.answer(&Answer { call_id: d.call_id, review: Some(ReviewOption::Skip), ..Answer::default() }, 3).unwrap();
+    assert!(!skip.run);
+    let d = s.decide(&terminal("cargo build"), 4).unwrap();
+    let allowlisted =
+        s.answer(&Answer { call_id: d.call_id, review: Some(ReviewOption::AllowlistCommands), ..Answer::default() }, 5).unwrap();
+    assert_eq!(allowlisted.grant.map(|g| g.scope), Some(AnswerScope::User));
+    assert_eq!(s.decide(&terminal("cargo build"), 6).unwrap().decision.outcome, Outcome::Allow);
+
+    // Where no grant is offered, neither view offers a lasting answer.
+    let d = s.decide(&terminal("npm publish"), 7).unwrap();
+    assert_eq!(s.permission_options(d.call_id).unwrap().len(), 2);
+    assert!(!s.review_options(d.call_id, ReviewKind::Terminal).unwrap().contains(&ReviewOption::AllowlistCommands));
+    // An answer says one thing.
+    let both = Answer { call_id: d.call_id, allow: Some(true), review: Some(ReviewOption::Run), ..Answer::default() };
+    assert_eq!(s.answer(&both, 8).unwrap_err(), SessionError::Unclear);
+    assert_eq!(s.answer(&Answer { call_id: d.call_id, ..Answer::default() }, 8).unwrap_err(), SessionError::Unclear);
 }

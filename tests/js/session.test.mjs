@@ -158,6 +158,22 @@ test('a child session is capped by its parent and inherits grants only when aske
   assert.equal(child.log().records[0].session, 'session/tests');
 });
 
+test("Zed's buttons and Cursor's review options are views of a waiting prompt, answered in their terms", () => {
+  const s = new Session(spec);
+  const d = s.decide('terminal', 'npm test', { now: 0 });
+  assert.deepEqual(s.permissionOptions(d.callId).map((b) => [b.kind, b.label]),
+    [['allowOnce', 'Allow'], ['alwaysAllowPattern', 'Always allow `npm test`'], ['denyOnce', 'Deny']]);
+  assert.deepEqual(s.reviewOptions(d.callId, 'terminal'), ['run', 'skip', 'rejectAndTellWhatToDoDifferently', 'allowlistCommands']);
+  assert.throws(() => s.answer({ callId: d.callId, button: 'alwaysAllowTool' }, 1), /the whole tool is not offered/);
+  assert.throws(() => s.answer({ callId: d.callId, allow: true, button: 'allowOnce' }, 1), /exactly one of/);
+  const { grant, persist } = s.answer({ callId: d.callId, review: 'allowlistCommands' }, 1);
+  assert.deepEqual([grant.scope, persist.layer], ['user', 'user']);
+  const next = s.decide('terminal', 'git push origin main', { now: 2 });
+  assert.deepEqual(s.reviewOptions(next.callId, 'terminal'), ['run', 'skip', 'rejectAndTellWhatToDoDifferently'], 'no lasting answer lifts a confirm rule');
+  assert.equal(s.answer({ callId: next.callId, button: 'denyOnce' }, 3).run, false);
+  assert.throws(() => s.reviewOptions(next.callId, 'terminal'), /no call \d+ is waiting/);
+});
+
 test('bad arguments are TypeErrors that name what is wrong', () => {
   const s = new Session(spec);
   assert.throws(() => s.decide('terminal', 'ls', {}), (e) => e instanceof TypeError && /now/.test(e.message));

@@ -159,6 +159,9 @@ const grantList: Grant[] = session.grants(Date.now());
 const records: LogRecord[] = session.log().records;
 const lines: string = session.logLines(records.at(-1)?.seq);
 const subAgent: Session = session.child({ inheritGrants: false, name: 'tests' });
+const zedButtons: string[] = session.permissionOptions(prompt.callId).map((b) => b.label);
+const reviewButtons: string[] = session.reviewOptions(prompt.callId, 'terminal');
+session.answer({ callId: prompt.callId, review: 'allowlistCommands' }, Date.now());
 // @ts-expect-error the host passes its clock
 session.decide('terminal', 'ls');
 // @ts-expect-error an answer lasts once, for the session, until a time, in the workspace, or for the user
@@ -171,5 +174,5 @@ async function engineInWebview(): Promise<string> {
 
 export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview, psItems, zedSpec, zedWhere, zedSettings, matcher, itemKinds, problems, ignoredLayers, suggested };
 export { protectedEntry, resolvedFrom };
-export { sessionLabels, reviewable, expiresAt, grantList, lines, subAgent };
+export { sessionLabels, reviewable, expiresAt, grantList, lines, subAgent, zedButtons, reviewButtons };
 export { known, run, entry, offer, reason, fast, list, server, code, webview, parsedServer, formattedEntry, mcpReason, notAReason };
