@@ -13,7 +13,8 @@
 //! - **child sessions** for sub-agents: a child decides with its own policy and grants, and then
 //!   no looser than each of its ancestors does at that moment.
 //! - **the reviewer hand-off**: whether an automatic reviewer may answer a prompt. Refusals,
-//!   protected paths, rules that did not compile and rules marked `human: true` are for a person;
+//!   protected paths, a managed layer's questions, rules that did not compile and rules marked
+//!   `human: true` are for a person;
 //!   a reviewer answers one call and makes no grant.
 //!
 //! The host passes the clock (`now`, in milliseconds) to every call, so a session is
@@ -569,6 +570,16 @@ fn hand_off(call: &Call, decision: &Decision, policy: &Policy) -> ReviewHandOff 
     }
     if decision.reason == Reason::InvalidPattern {
         return no("a rule for this tool did not compile; only a person may approve until it is fixed");
+    }
+    // An administrator's question is for a person: a managed layer's confirm rule or default.
+    let managed = |layer: &str| policy.spec().layers.iter().any(|l| l.name == layer && l.kind == LayerKind::Managed);
+    let managed_rule = decision.rule.as_deref().is_some_and(|r| r.list != ListKind::AlwaysAllow && managed(&r.layer));
+    let managed_default = match &decision.default_source {
+        Some(DefaultSource::Tool { layer }) | Some(DefaultSource::Global { layer: Some(layer) }) => managed(layer),
+        _ => false,
+    };
+    if managed_rule || managed_default {
+        return no("a managed layer asks; only a person may approve");
     }
     let human = decision.rule.as_deref().and_then(|rule| rule_spec_at(policy.spec(), rule)).is_some_and(|rule| rule.human);
     if human {

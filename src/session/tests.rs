@@ -252,6 +252,8 @@ fn only_reviewable_prompts_go_to_a_reviewer_and_a_reviewer_answers_once() {
     assert!(matches!(s.answer(&reviewer(human.call_id, AnswerScope::Once), 1), Err(SessionError::NotReviewable(_))));
     let protected = s.decide(&Call { tool: "edit_file".into(), inputs: vec![".git/config".into()], hook: None }, 0).unwrap();
     assert!(!protected.review.reviewable);
+    let administered = s.decide(&Call { tool: "admin_tool".into(), inputs: vec![], hook: None }, 0).unwrap();
+    assert!(!administered.review.reviewable && administered.review.why.contains("managed"), "{}", administered.review.why);
 
     let d = s.decide(&terminal("npm test"), 2).unwrap();
     assert!(d.review.reviewable);
