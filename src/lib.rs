@@ -31,12 +31,15 @@
 //! - [`import`]: other agents' permission rules (Claude Code, Codex, VS Code, Cursor, Gemini CLI) read
 //!   into one policy and written back out, with a report of what each rule became.
 //! - [`input`]: reading settings and lists from JSON text, with errors that name the field.
+//! - [`history`]: a policy replayed over a history of calls (toolgate's session log), and the
+//!   rules that history never met.
 
 #![deny(missing_docs)]
 
 pub mod api;
 pub mod cursor;
 pub mod gasoline;
+pub mod history;
 pub mod import;
 pub mod input;
 pub mod jsonc;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npx toolgate …`: the engine from a shell. Decide a call with a policy file and see why (like
-// `codex execpolicy check`), bring another agent's rules in, write a policy out, lint it.
+// `codex execpolicy check`), bring another agent's rules in, write a policy out, lint it, replay it
+// over the calls a session logged.
 // Plain CommonJS and Node's standard library only; the one core is loaded in exactly one place.
 'use strict';
 
@@ -18,6 +19,7 @@ const EXIT = {
   confirm: 3, // check: the call asks the user
   deny: 4, // check: the call is refused
   lintErrors: 5, // lint: at least one finding of severity error
+  wouldAllowRefused: 6, // replay: the policy would have allowed a call that was refused
 };
 
 const SCOPES = ['managed', 'local', 'project', 'user', 'defaults'];
@@ -39,6 +41,11 @@ Usage:
       every rule that could not be expressed exactly, and why.
   toolgate lint <policy.json> [--json]
       Prints the findings: severity, code, the rule's path, the message.
+  toolgate replay <policy.json> <log.jsonl>… [--json]
+      Replays a policy (or a proposed change to one) over toolgate's session logs: which calls
+      would change and how ("would have allowed 3 calls that were refused"), by the rule that
+      decided them now, and the rules no logged call met. A log line that cannot be read is
+      reported with its file and line number.
 
 Formats: claudeCode, codex, vscode, cursorCli, cursorEditor, geminiCli (policy TOML or settings.json).
 Policy files are toolgate policy specs in JSON (schema: toolgate/policy.schema.json). A file
@@ -59,6 +66,7 @@ Exit codes:
   3  check: confirm (the call asks the user)
   4  check: deny (the call is refused)
   5  lint: at least one finding of severity error
+  6  replay: the policy would have allowed a call that was refused
 `;
 
 /** A failure the user can fix; `exit` says which code. */
@@ -286,7 +294,48 @@ function lint(positionals, options) {
   return report.ok ? EXIT.ok : EXIT.lintErrors;
 }
 
-const COMMANDS = { check, import: importRules, export: exportRules, lint };
+function replay(positionals, options) {
+  const [file, ...logs] = positionals;
+  if (!file || logs.length === 0) throw usage('replay needs a policy file and at least one log: toolgate replay <policy.json> <log.jsonl>…');
+  const { spec } = policyFrom(file);
+  const calls = [];
+  const unread = [];
+  for (const log of logs) {
+    const history = engine('readSessionLog', (read) => read(readText(log)), log);
+    calls.push(...history.calls.map((c) => ({ ...c, file: log })));
+    unread.push(...history.unread.map((p) => ({ ...p, file: log })));
+  }
+  const plain = calls.map(({ file: _file, ...call }) => call);
+  const report = engine('replayHistory', (replayHistory) => replayHistory(spec, plain), file);
+  const unused = engine('unusedRules', (unusedRules) => unusedRules(spec, plain), file);
+  // Each changed call names its file: the report's calls are in the history's order.
+  const changed = [];
+  let at = 0;
+  for (const c of report.changed) {
+    while (at < calls.length && !(calls[at].line === c.line && calls[at].tool === c.tool)) at++;
+    changed.push({ ...c, file: calls[at]?.file });
+    at++;
+  }
+  if (options.json) printJson({ ok: true, report: { ...report, changed }, unused, unread });
+  else {
+    print(`${report.calls} call(s) replayed from ${logs.length} log(s)`);
+    for (const line of report.summary) print(`  ${line}`);
+    if (!report.summary.length) print('  no call would change');
+    for (const r of report.byRule) {
+      const counts = Object.entries(r.changes).map(([k, n]) => `${k} ${n}`).join(', ');
+      print(`by ${r.rule ? ruleLine(r.rule) : 'defaults and gates'}: ${counts}`);
+    }
+    for (const c of changed) print(`  ${c.file}:${c.line} ${c.tool} ${JSON.stringify(c.inputs.join(' '))}: ${c.happened} → ${c.now} (${c.change})`);
+    if (unused.length) {
+      print(`${unused.length} rule(s) no logged call met:`);
+      for (const r of unused) print(`  ${ruleLine(r)}`);
+    }
+    for (const p of unread) note(`${p.file}:${p.line}: not read: ${p.message}`);
+  }
+  return report.changes.wouldAllowRefused ? EXIT.wouldAllowRefused : EXIT.ok;
+}
+
+const COMMANDS = { check, import: importRules, export: exportRules, lint, replay };
 
 function main(argv) {
   let json = argv.includes('--json');
@@ -304,7 +353,7 @@ function main(argv) {
     }
     if (!command) throw usage('no command given');
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (!run) throw usage(`unknown command ${JSON.stringify(command)}: expected check, import, export or lint`);
+    if (!run) throw usage(`unknown command ${JSON.stringify(command)}: expected check, import, export, lint or replay`);
     return run(rest, options);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;

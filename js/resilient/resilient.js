@@ -104,6 +104,10 @@ const ON_TRAP = {
   // Importers and exporters of peers' permission files.
   importPolicy: problems,
   exportPolicy: THROWS,
+  // Learning from history: reports, nothing decided.
+  readSessionLog: THROWS,
+  replayHistory: THROWS,
+  unusedRules: THROWS,
 
   // The settings page's document: validating and previewing a draft.
   validateSettings: (error) => ({ ...problems(error), warnings: [] }),

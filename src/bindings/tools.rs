@@ -63,3 +63,38 @@ pub fn export_policy(
     let context: Option<ImportContext> = optional_json_arg(context.map(|c| c.js_value()), "context")?;
     to_ts(&api::export_policy(format, &spec, &context.unwrap_or_default()))
 }
+
+// ---------------------------------------------------------------------------------------
+// Learning from history (src/history).
+
+use crate::history::{self, HistoryCall};
+
+/// toolgate's session log (`session.logLines()`) read as a history: each call and what happened
+/// to it; a line that cannot be read is in `unread`, with its number.
+#[wasm_bindgen(js_name = readSessionLog)]
+pub fn read_session_log(text: JsValue) -> Result<Ts<history::History>, JsValue> {
+    let text = super::string_arg(&text, "text")?;
+    to_ts(&history::read_session_log(&text))
+}
+
+/// What `spec` would have done with a history: the calls that would change, by how and by rule.
+#[wasm_bindgen(js_name = replayHistory)]
+pub fn replay_history(
+    spec: Ts<PolicySpec>,
+    #[wasm_bindgen(unchecked_param_type = "HistoryCall[]")] calls: JsValue,
+) -> Result<Ts<history::ReplayReport>, JsValue> {
+    let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+    let calls: Vec<HistoryCall> = json_arg(&calls, "calls")?;
+    to_ts(&history::replay(&crate::policy::Policy::new(spec), &calls))
+}
+
+/// The rules of `spec` that no call of the history met.
+#[wasm_bindgen(js_name = unusedRules, unchecked_return_type = "RuleRef[]")]
+pub fn unused_rules(
+    spec: Ts<PolicySpec>,
+    #[wasm_bindgen(unchecked_param_type = "HistoryCall[]")] calls: JsValue,
+) -> Result<JsValue, JsValue> {
+    let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+    let calls: Vec<HistoryCall> = json_arg(&calls, "calls")?;
+    to_js(&history::unused_rules(&crate::policy::Policy::new(spec), &calls))
+}

@@ -167,6 +167,13 @@ session.decide('terminal', 'ls');
 // @ts-expect-error an answer lasts once, for the session, until a time, in the workspace, or for the user
 session.answer({ callId: 1, allow: true, scope: 'forever' }, 0);
 
+// Learning from history (toolgate/tools): a session's log read back, a proposal replayed over it.
+import { readSessionLog, replayHistory, unusedRules, type History, type ReplayReport, type RuleRef as ToolsRuleRef } from 'toolgate/tools';
+const history: History = readSessionLog(session.logLines());
+const replayed: ReplayReport = replayHistory(spec, history.calls);
+const wouldAllowRefused: number | undefined = replayed.changes.wouldAllowRefused;
+const neverMet: ToolsRuleRef[] = unusedRules(spec, history.calls);
+
 async function engineInWebview(): Promise<string> {
   await initEngine();
   return new WebPolicy(spec).outcome('terminal', 'ls');
@@ -174,5 +181,5 @@ async function engineInWebview(): Promise<string> {
 
 export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview, psItems, zedSpec, zedWhere, zedSettings, matcher, itemKinds, problems, ignoredLayers, suggested };
 export { protectedEntry, resolvedFrom };
-export { sessionLabels, reviewable, expiresAt, grantList, lines, subAgent, zedButtons, reviewButtons };
+export { sessionLabels, reviewable, expiresAt, grantList, lines, subAgent, zedButtons, reviewButtons, wouldAllowRefused, neverMet };
 export { known, run, entry, offer, reason, fast, list, server, code, webview, parsedServer, formattedEntry, mcpReason, notAReason };
