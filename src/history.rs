@@ -307,28 +307,19 @@ fn same_place(a: &RuleRef, b: &RuleRef) -> bool {
     a.layer == b.layer && a.tool == b.tool && a.list == b.list && a.index == b.index
 }
 
-/// Every rule the policy's spec writes, where it is.
+/// Every rule the policy's spec writes, where it is (the importers' walk over a spec).
 fn every_rule(policy: &Policy) -> Vec<RuleRef> {
-    let mut all = Vec::new();
-    for layer in &policy.spec().layers {
-        for (tool, rules) in &layer.tools {
-            for (list, specs) in [
-                (ListKind::AlwaysAllow, &rules.always_allow),
-                (ListKind::AlwaysConfirm, &rules.always_confirm),
-                (ListKind::AlwaysDeny, &rules.always_deny),
-            ] {
-                for (index, spec) in specs.iter().enumerate() {
-                    all.push(RuleRef {
-                        layer: layer.name.clone(),
-                        tool: tool.clone(),
-                        list,
-                        index,
-                        matcher: crate::policy::MatcherKind::of(spec),
-                        pattern: spec.text().to_owned(),
-                    });
-                }
-            }
-        }
-    }
-    all
+    crate::import::rules_of(policy.spec())
+        .into_iter()
+        .filter_map(|(place, spec)| {
+            Some(RuleRef {
+                layer: place.layer,
+                tool: place.tool,
+                list: place.list?,
+                index: place.index?,
+                matcher: crate::policy::MatcherKind::of(spec),
+                pattern: spec.text().to_owned(),
+            })
+        })
+        .collect()
 }
