@@ -42,7 +42,9 @@ pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE
 pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};
 pub use items::{ItemKind, ItemVerdict};
-pub use options::{ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestedMatcher, Suggestion, SuggestionForm};
+pub use options::{
+    common_parent_suggestion, ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestedMatcher, Suggestion, SuggestionForm,
+};
 pub use protected::ProtectedPath;
 pub use rules::{ListKind, MatcherKind, RuleRef};
 pub use trust::Ignored;

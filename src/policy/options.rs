@@ -181,6 +181,19 @@ fn input_patterns(_kind: InputKind, _inputs: &[String]) -> Vec<Suggestion> {
     Vec::new()
 }
 
+/// The deepest directory holding both paths and its pattern (`^common/`), or `None` when they
+/// share only the root: what a history's approved files have in common.
+#[cfg(feature = "analysis")]
+pub fn common_parent_suggestion(a: &str, b: &str) -> Option<(String, Suggestion)> {
+    Some((suggest::common_parent(a, b)?, suggest::common_parent_pattern(a, b)?))
+}
+
+/// Without the path matchers there is no pattern to suggest.
+#[cfg(not(feature = "analysis"))]
+pub fn common_parent_suggestion(_a: &str, _b: &str) -> Option<(String, Suggestion)> {
+    None
+}
+
 impl Policy {
     /// Patterns that would cover parts of this call, one per distinct command, directory or origin.
     pub fn suggestions(&self, tool: &str, inputs: &[String]) -> Vec<Suggestion> {
