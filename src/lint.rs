@@ -66,6 +66,9 @@ pub enum LintCode {
     InterpreterAllow,
     /// A deny or confirm rule misses an equivalent spelling of the flags it names.
     DenyEscapes,
+    /// An allow rule another allow rule of the same tool already covers entirely (an exact
+    /// command under a broader prefix): it can go.
+    CoveredAllow,
     /// A `match` example is not decided by its rule.
     ExampleDidNotMatch,
     /// A `notMatch` example is decided by its rule.
@@ -74,7 +77,7 @@ pub enum LintCode {
 
 impl LintCode {
     /// Every code.
-    pub const ALL: [LintCode; 13] = [
+    pub const ALL: [LintCode; 14] = [
         LintCode::InvalidPattern,
         LintCode::UnsupportedRegexFeature,
         LintCode::DuplicateRule,
@@ -86,6 +89,7 @@ impl LintCode {
         LintCode::BroadAllow,
         LintCode::InterpreterAllow,
         LintCode::DenyEscapes,
+        LintCode::CoveredAllow,
         LintCode::ExampleDidNotMatch,
         LintCode::NotMatchExampleMatched,
     ];
@@ -104,6 +108,7 @@ impl LintCode {
             LintCode::BroadAllow => "broadAllow",
             LintCode::InterpreterAllow => "interpreterAllow",
             LintCode::DenyEscapes => "denyEscapes",
+            LintCode::CoveredAllow => "coveredAllow",
             LintCode::ExampleDidNotMatch => "exampleDidNotMatch",
             LintCode::NotMatchExampleMatched => "notMatchExampleMatched",
         }
@@ -116,7 +121,7 @@ impl LintCode {
             | LintCode::UnsupportedRegexFeature
             | LintCode::ExampleDidNotMatch
             | LintCode::NotMatchExampleMatched => FindingSeverity::Error,
-            LintCode::DuplicateRule => FindingSeverity::Info,
+            LintCode::DuplicateRule | LintCode::CoveredAllow => FindingSeverity::Info,
             _ => FindingSeverity::Warning,
         }
     }
@@ -243,6 +248,7 @@ pub fn lint_policy(policy: &Policy) -> Vec<Finding> {
             }
         }
     }
+    covered_allows(spec, &mut findings);
     findings.extend(policy.example_failures().iter().map(|failure| {
         let code = match failure.kind {
             ExampleKind::Match => LintCode::ExampleDidNotMatch,
@@ -723,3 +729,109 @@ fn escape_check(place: &Place<'_>, matcher: &Matcher, witnesses: &[String]) -> O
 
 #[cfg(test)]
 mod tests;
+
+/// What an allow rule matches, in a form another rule's coverage can be decided for.
+enum Reach {
+    /// Exactly one text, or one `(server, tool)` pair.
+    One(String, Option<(String, String)>),
+    /// Every command whose first words are these, for the rule's kind.
+    Words(rules::MatcherKind, Vec<String>),
+}
+
+fn literal_words(text: &str) -> Option<Vec<String>> {
+    let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+    let plain = words.iter().all(|w| !w.contains(['*', '?', '[', '|', '"', '\'', '\\']));
+    (plain && !words.is_empty()).then_some(words)
+}
+
+/// An allow rule's reach, when it is a single input or a word prefix; `None` for the rest.
+fn reach(rule: &RuleSpec) -> Option<Reach> {
+    let kind = rules::MatcherKind::of(rule);
+    let text = rule.text();
+    match kind {
+        rules::MatcherKind::Mcp | rules::MatcherKind::ToolAction if !text.contains('*') => {
+            let (a, b) = text.split_once(if kind == rules::MatcherKind::Mcp { ':' } else { '.' })?;
+            Some(Reach::One(text.to_owned(), Some((a.to_owned(), b.to_owned()))))
+        }
+        rules::MatcherKind::Glob => match text.strip_suffix(":*").or_else(|| text.strip_suffix(" *")) {
+            Some(head) => literal_words(head).map(|w| Reach::Words(kind, w)),
+            None => literal_words(text).map(|_| Reach::One(text.to_owned(), None)),
+        },
+        rules::MatcherKind::Prefix | rules::MatcherKind::Tokens => literal_words(text).map(|w| Reach::Words(kind, w)),
+        _ => None,
+    }
+}
+
+/// Allow rules whose every match a broader allow rule of the same tool also matches, in a layer
+/// that is trusted (an untrusted layer's allow rules are ignored). A single input is checked with
+/// the broader rule's own matcher; a word prefix is covered by a shorter word prefix of its kind.
+fn covered_allows(spec: &PolicySpec, findings: &mut Vec<Finding>) {
+    struct Allow<'s> {
+        path: String,
+        layer: usize,
+        trusted: bool,
+        rule: &'s RuleSpec,
+        reach: Option<Reach>,
+        matcher: Option<Matcher>,
+    }
+    let mut by_tool: HashMap<&str, Vec<Allow<'_>>> = HashMap::new();
+    for (layer_index, layer) in spec.layers.iter().enumerate() {
+        for (tool, rules) in &layer.tools {
+            for (index, rule) in rules.always_allow.iter().enumerate() {
+                let reach = reach(rule);
+                // A single input is never broader than another rule: only the rest are compiled.
+                let matcher = match reach {
+                    Some(Reach::One(..)) => None,
+                    _ => compile_rule(rule).ok(),
+                };
+                by_tool.entry(tool).or_default().push(Allow {
+                    path: rule_path(layer_index, tool, ListKind::AlwaysAllow, index),
+                    layer: layer_index,
+                    trusted: layer.trusted,
+                    rule,
+                    reach,
+                    matcher,
+                });
+            }
+        }
+    }
+    let mut tools: Vec<_> = by_tool.into_iter().collect();
+    tools.sort_by(|a, b| a.0.cmp(b.0));
+    for (tool, allows) in tools {
+        for narrow in &allows {
+            let Some(reach) = &narrow.reach else { continue };
+            let broader = allows.iter().find(|b| {
+                if std::ptr::eq(*b, narrow) || b.rule == narrow.rule || !(b.trusted || b.layer == narrow.layer) {
+                    return false;
+                }
+                match (reach, &b.reach) {
+                    (Reach::Words(kind, words), Some(Reach::Words(other, prefix))) => {
+                        kind == other && prefix.len() < words.len() && words.starts_with(prefix)
+                    }
+                    (Reach::One(text, pair), _) => b.matcher.as_ref().is_some_and(|m| {
+                        let mut subject = Subject::text(text);
+                        subject.pair = pair.as_ref().map(|(a, b)| (a.as_str(), b.as_str()));
+                        m.is_match(&subject)
+                    }),
+                    _ => false,
+                }
+            });
+            if let Some(b) = broader {
+                findings.push(Finding {
+                    code: LintCode::CoveredAllow,
+                    severity: LintCode::CoveredAllow.severity(),
+                    message: format!(
+                        "every {tool} call \"{}\" allows is already allowed by \"{}\" at {}; this rule can go",
+                        narrow.rule.text(),
+                        b.rule.text(),
+                        b.path
+                    ),
+                    path: narrow.path.clone(),
+                    column: None,
+                    related: Some(b.path.clone()),
+                    input: None,
+                });
+            }
+        }
+    }
+}

@@ -233,6 +233,7 @@ fn codes_and_severities_serialise_as_stable_names() {
             "broadAllow",
             "interpreterAllow",
             "denyEscapes",
+            "coveredAllow",
             "exampleDidNotMatch",
             "notMatchExampleMatched"
         ]
@@ -270,7 +271,7 @@ fn every_code_is_triggered() {
         "alwaysAllow": [
             { "pattern": "(" }, { "pattern": r"^a(?=b)" }, { "pattern": r"^ls\b" }, { "pattern": r"^ls\b" },
             { "pattern": r"^git\s+push\s+origin\b" }, { "pattern": r"^ls && pwd$" }, { "pattern": r"^echo 'x'$" },
-            { "pattern": r"^ls\s{2,}x" }, { "pattern": r"pwd" }, { "pattern": r"^kubectl\b" }, { "pattern": r"^sudo\b" },
+            { "pattern": r"^ls\s{2,}x" }, { "pattern": r"pwd" }, { "pattern": r"^kubectl\b" }, { "pattern": r"^sudo\b" }, { "glob": "ls" },
             { "pattern": r"^cat\b", "examples": { "match": ["head x"], "notMatch": ["cat x"] } }
         ]
     }));
@@ -285,4 +286,38 @@ fn each_codes_name_is_its_json_spelling() {
     for code in LintCode::ALL {
         assert_eq!(serde_json::to_value(code).unwrap(), serde_json::Value::String(code.name().into()));
     }
+}
+
+#[test]
+fn an_allow_a_broader_allow_already_covers_can_go() {
+    let claude = |globs: &[&str]| {
+        let rules: Vec<_> = globs.iter().map(|g| json!({ "glob": g })).collect();
+        terminal(json!({ "alwaysAllow": rules }))
+    };
+    // An exact command under a prefix, a longer prefix under a shorter one, in either order.
+    let f = only(claude(&["npm test", "npm:*", "git status"]), LintCode::CoveredAllow);
+    assert_eq!(
+        (f.path.as_str(), f.related.as_deref()),
+        ("layers[0].tools.terminal.alwaysAllow[0]", Some("layers[0].tools.terminal.alwaysAllow[1]"))
+    );
+    assert_eq!(f.severity, FindingSeverity::Info);
+    assert!(f.message.contains("\"npm test\" allows is already allowed by \"npm:*\""), "{}", f.message);
+    let found = lint(claude(&["npm run build:*", "npm *"])).findings;
+    assert_eq!(found.iter().filter(|f| f.code == LintCode::CoveredAllow).count(), 1, "{found:#?}");
+    // A regex covers an exact command it matches; a narrower prefix never covers a broader one.
+    let mixed = terminal(json!({ "alwaysAllow": [{ "glob": "git status" }, { "pattern": "^git\\s+status\\b" }] }));
+    assert_eq!(only(mixed, LintCode::CoveredAllow).path, "layers[0].tools.terminal.alwaysAllow[0]");
+    assert_eq!(only(claude(&["npm test:*", "npm:*", "git"]), LintCode::CoveredAllow).path, "layers[0].tools.terminal.alwaysAllow[0]");
+    // An exact MCP entry under the server's `*`.
+    let mcp = spec(json!({ "layers": [{ "name": "user", "tools": { "mcp": { "alwaysAllow": [
+        { "mcp": "github:create_issue" }, { "mcp": "github:*" }, { "mcp": "gitlab:create_issue" }] } } }] }));
+    assert_eq!(only(mcp, LintCode::CoveredAllow).path, "layers[0].tools.mcp.alwaysAllow[0]");
+    // An untrusted layer's allow rules are ignored, so they cover nothing in another layer.
+    let untrusted = spec(json!({ "layers": [
+        { "name": "user", "tools": { "terminal": { "alwaysAllow": [{ "glob": "npm test" }] } } },
+        { "name": "project", "kind": "project", "trusted": false, "tools": { "terminal": { "alwaysAllow": [{ "glob": "npm:*" }] } } }] }));
+    assert!(lint(untrusted).findings.iter().all(|f| f.code != LintCode::CoveredAllow));
+    // Prefixes of different kinds are not compared (a token prefix reads quoted words).
+    let kinds = terminal(json!({ "alwaysAllow": [{ "tokens": "git status" }, { "prefix": "git" }] }));
+    assert!(lint(kinds).findings.iter().all(|f| f.code != LintCode::CoveredAllow));
 }
