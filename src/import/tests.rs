@@ -1248,3 +1248,25 @@ fn cursor_editor_export_writes_allow_prefixes_and_reports_the_rest() {
     }
     assert_eq!(terminal(&back, "npm run build"), Allow);
 }
+
+#[test]
+fn vscode_fields_it_does_not_read_are_reported_not_refused() {
+    let r = vscode(
+        &[(
+            SourceScope::User,
+            r#"{ "chat.tools.terminal.autoApprove": {
+                "npm test": { "approve": true, "description": "run the tests" },
+                "/.*/": { "approve": true, "matchCommandLine": true, "note": "everything" } } }"#,
+        )],
+        false,
+    );
+    assert_eq!(terminal(&r, "npm test"), Allow);
+    let npm = r.report.iter().find(|e| e.rule == "npm test").unwrap();
+    assert!(npm.why.as_deref().unwrap().contains("VS Code does not read the field `description`"), "{:?}", npm.why);
+    let all = r.report.iter().find(|e| e.rule == "/.*/").unwrap();
+    assert!(all.why.as_deref().unwrap().starts_with("VS Code does not read the field `note`"), "{:?}", all.why);
+    // A field VS Code reads, with the wrong type, still refuses the file, naming the entry.
+    let sources = [source(SourceScope::User, r#"{ "chat.tools.terminal.autoApprove": { "npm test": { "approve": "yes" } } }"#)];
+    let errors = import(PeerFormat::Vscode, &sources, &context()).unwrap_err();
+    assert!(errors[0].message.contains("[\"npm test\"]: `approve` must be true or false"), "{:?}", errors[0].message);
+}

@@ -109,10 +109,13 @@ pub const DEFAULTS: &[(&str, bool)] = &[
 ];
 
 /// One entry's value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {
     approve: bool,
     command_line: bool,
+    /// Fields of an `{ approve, … }` entry VS Code does not read (a `description`, say): VS Code
+    /// reads only `approve` and `matchCommandLine`, so they are reported, not refused.
+    ignored: Vec<String>,
 }
 
 /// A key as a regex and whether it is case-sensitive; `Err` says why it never matches.
@@ -152,7 +155,7 @@ pub fn key_regex(key: &str) -> Result<(String, bool), String> {
 
 fn entry_of(value: &Value) -> Result<Option<Entry>, String> {
     match value {
-        Value::Bool(approve) => Ok(Some(Entry { approve: *approve, command_line: false })),
+        Value::Bool(approve) => Ok(Some(Entry { approve: *approve, command_line: false, ignored: Vec::new() })),
         Value::Null => Ok(None),
         Value::Object(map) => {
             let approve = map.get("approve").and_then(Value::as_bool).ok_or("`approve` must be true or false")?;
@@ -161,10 +164,8 @@ fn entry_of(value: &Value) -> Result<Option<Entry>, String> {
                 Some(Value::Bool(b)) => *b,
                 Some(_) => return Err("`matchCommandLine` must be true or false".into()),
             };
-            if let Some(unknown) = map.keys().find(|k| !matches!(k.as_str(), "approve" | "matchCommandLine")) {
-                return Err(format!("unknown field `{unknown}`"));
-            }
-            Ok(Some(Entry { approve, command_line }))
+            let ignored = map.keys().filter(|k| !matches!(k.as_str(), "approve" | "matchCommandLine")).cloned().collect();
+            Ok(Some(Entry { approve, command_line, ignored }))
         }
         _ => Err("must be true, false, null or { approve, matchCommandLine }".into()),
     }
@@ -194,7 +195,11 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
         for (key, approve) in DEFAULTS {
             merged.insert(
                 (*key).to_owned(),
-                (SourceScope::Defaults, Some(Entry { approve: *approve, command_line: false }), format!("default \"{key}\"")),
+                (
+                    SourceScope::Defaults,
+                    Some(Entry { approve: *approve, command_line: false, ignored: Vec::new() }),
+                    format!("default \"{key}\""),
+                ),
             );
         }
     }
@@ -230,7 +235,8 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
                 continue;
             }
         };
-        let mut notes: Vec<String> = Vec::new();
+        let mut notes: Vec<String> =
+            entry.ignored.iter().map(|field| format!("VS Code does not read the field `{field}` of an entry; ignored here too")).collect();
         let mut translation = Translation::Exact;
         if let Err(e) = crate::policy::rules::compile(&regex, case_sensitive) {
             // VS Code never matches an invalid regex; toolgate's engine lacks some JavaScript syntax.
@@ -241,7 +247,9 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
                         path,
                         &key,
                         Translation::Exact,
-                        Some(format!("the regex does not compile here ({e}); it allows nothing")),
+                        Some(
+                            [notes.clone(), vec![format!("the regex does not compile here ({e}); it allows nothing")]].concat().join("; "),
+                        ),
                         Vec::new(),
                     );
                     continue;
@@ -259,7 +267,11 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
                 path,
                 &key,
                 Translation::Impossible,
-                Some("a rule that approves whole command lines cannot be said per sub-command without allowing more; left out (those lines ask)".into()),
+                Some(
+                    [notes, vec!["a rule that approves whole command lines cannot be said per sub-command without allowing more; left out (those lines ask)".into()]]
+                        .concat()
+                        .join("; "),
+                ),
                 Vec::new(),
             );
             continue;
