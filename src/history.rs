@@ -13,6 +13,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub mod learn;
+pub mod transcripts;
 
 #[cfg(test)]
 mod tests;
@@ -135,6 +136,72 @@ pub fn read_session_log(text: &str) -> History {
         }
     }
     history
+}
+
+/// The logs a history is read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum HistoryFormat {
+    /// toolgate's session log (`session.logLines()`).
+    Session,
+    /// A Claude Code transcript (`~/.claude/projects/<project>/<session>.jsonl`).
+    ClaudeCode,
+    /// A Codex rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`).
+    Codex,
+}
+
+/// A log read as a history, with the format it was read as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct ReadHistory {
+    /// The format it was read as.
+    pub format: HistoryFormat,
+    /// The calls, the lines not read, and the calls of tools toolgate does not decide.
+    #[serde(flatten)]
+    pub transcript: transcripts::Transcript,
+}
+
+/// The format of a log, from the first record that tells: toolgate's records have an `event`, a
+/// Codex rollout's a `payload` (or, in rollouts older than that envelope, a response item's `type`
+/// such as `function_call`), a Claude Code transcript's conversation lines a `type` of `user` or
+/// `assistant` with a `message`. A log with no such record is read as a session log, which
+/// reports each line it cannot read.
+pub fn recognise(text: &str) -> HistoryFormat {
+    let mut typed = false;
+    for record in text.lines().filter_map(|line| serde_json::from_str::<serde_json::Map<String, Value>>(line).ok()) {
+        if record.contains_key("event") {
+            return HistoryFormat::Session;
+        }
+        if record.contains_key("payload") {
+            return HistoryFormat::Codex;
+        }
+        match record.get("type").and_then(Value::as_str) {
+            Some("user" | "assistant") if record.contains_key("message") => return HistoryFormat::ClaudeCode,
+            Some("function_call" | "function_call_output" | "custom_tool_call" | "local_shell_call" | "reasoning") => {
+                return HistoryFormat::Codex
+            }
+            Some(_) => typed = true,
+            None => {}
+        }
+    }
+    if typed {
+        HistoryFormat::ClaudeCode
+    } else {
+        HistoryFormat::Session
+    }
+}
+
+/// Reads a log of any of the [`HistoryFormat`]s; `None` recognises the format.
+pub fn read_history(text: &str, format: Option<HistoryFormat>) -> ReadHistory {
+    let format = format.unwrap_or_else(|| recognise(text));
+    let transcript = match format {
+        HistoryFormat::Session => transcripts::Transcript { history: read_session_log(text), ..Default::default() },
+        HistoryFormat::ClaudeCode => transcripts::read_claude_code(text),
+        HistoryFormat::Codex => transcripts::read_codex(text),
+    };
+    ReadHistory { format, transcript }
 }
 
 /// How a call's outcome changes under the replayed policy.

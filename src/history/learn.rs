@@ -266,7 +266,7 @@ pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -
             let c = history.get(at);
             let what = c.map(|c| c.inputs.join(" ")).unwrap_or_default();
             let how = if c.is_some_and(|c| c.happened == Happened::Declined) { "a person declined" } else { "was refused" };
-            withheld.push(hold(format!("it would have let `{what}` run (line {}), which {how}", line(at)), Some(line(at)), None));
+            withheld.push(hold(format!("it would have let `{what}` run, which {how}"), Some(line(at)), None));
             continue;
         }
         covered.extend(candidate.covers.iter().copied());

@@ -135,3 +135,92 @@ fn unused_rules_are_those_no_call_met() {
     let unused: Vec<(String, String)> = unused_rules(&policy, &history).into_iter().map(|r| (r.tool, r.pattern)).collect();
     assert_eq!(unused, [("edit_file".to_owned(), "^src/".to_owned()), ("terminal".to_owned(), "git status".to_owned())]);
 }
+
+/// A Claude Code transcript in this test's own words: the user approved `cargo test` three times
+/// and `git diff` twice, edited two files of `src/`, rejected `git push --force`, and the agent
+/// kept a to-do list.
+fn claude_transcript() -> String {
+    let mut lines = vec![json!({ "type": "summary", "summary": "a made-up session" })];
+    let mut n = 0;
+    let mut call = |lines: &mut Vec<serde_json::Value>, name: &str, input: serde_json::Value, result: &str, error: bool| {
+        n += 1;
+        let id = format!("toolu_{n}");
+        lines.push(json!({ "type": "assistant", "message": { "role": "assistant", "content": [
+            { "type": "tool_use", "id": id, "name": name, "input": input }] } }));
+        lines.push(json!({ "type": "user", "message": { "role": "user", "content": [
+            { "type": "tool_result", "tool_use_id": id, "content": result, "is_error": error }] } }));
+    };
+    for command in ["cargo test", "cargo test --lib", "cargo test -- --nocapture", "git diff", "git diff --stat"] {
+        call(&mut lines, "Bash", json!({ "command": command, "description": "check" }), "ok", false);
+    }
+    call(&mut lines, "Edit", json!({ "file_path": "/home/ana/shop/src/cart.rs", "old_string": "a", "new_string": "b" }), "done", false);
+    call(&mut lines, "Write", json!({ "file_path": "/home/ana/shop/src/pay/card.rs", "content": "x" }), "done", false);
+    call(&mut lines, "TodoWrite", json!({ "todos": [] }), "ok", false);
+    let rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+    call(&mut lines, "Bash", json!({ "command": "git push --force" }), rejected, true);
+    let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    text.push_str("{\"type\": \"assistant\", \"message\": \n");
+    text
+}
+
+/// A Codex rollout in this test's own words: `make check` run three times outside the sandbox
+/// after the user approved it, `ls` in the sandbox, one escalation aborted.
+fn codex_rollout() -> String {
+    let mut lines = vec![json!({ "timestamp": "t", "type": "session_meta", "payload": { "id": "s" } })];
+    let mut n = 0;
+    let mut call = |lines: &mut Vec<serde_json::Value>, cmd: &str, escalated: bool, output: &str| {
+        n += 1;
+        let id = format!("call_{n}");
+        let mut arguments = json!({ "cmd": cmd });
+        if escalated {
+            arguments["sandbox_permissions"] = json!("require_escalated");
+            arguments["justification"] = json!("Run it outside the sandbox?");
+        }
+        lines.push(json!({ "timestamp": "t", "type": "response_item", "payload": {
+            "type": "function_call", "name": "exec_command", "arguments": arguments.to_string(), "call_id": id } }));
+        lines.push(json!({ "timestamp": "t", "type": "response_item", "payload": {
+            "type": "function_call_output", "call_id": id, "output": output } }));
+    };
+    for cmd in ["make check", "make check V=1", "make check"] {
+        call(&mut lines, cmd, true, "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok\n");
+    }
+    call(&mut lines, "ls", false, "Process exited with code 0\nOutput:\n");
+    call(&mut lines, "make deploy", true, "aborted by user after 3.2s");
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn other_agents_histories_teach_the_rules_a_person_would_expect() {
+    let confirm = Policy::new(spec(json!({ "layers": [], "defaultMode": "confirm" })));
+    let claude = read_history(&claude_transcript(), None);
+    assert_eq!(claude.format, HistoryFormat::ClaudeCode);
+    let unread: Vec<usize> = claude.transcript.history.unread.iter().filter_map(|p| p.line).collect();
+    assert_eq!(unread, [claude_transcript().lines().count()], "the broken last line, by its number");
+    assert_eq!(claude.transcript.skipped.get("TodoWrite"), Some(&1));
+    let report = learn::learn(&confirm, &claude.transcript.history.calls, &learn::LearnOptions::default());
+    let proposed: Vec<(&str, &str, usize)> = report.proposals.iter().map(|p| (p.tool.as_str(), p.display.as_str(), p.saves)).collect();
+    assert_eq!(proposed, [("terminal", "cargo test", 3), ("edit_file", "/home/ana/shop/src/", 2), ("terminal", "git diff", 2)]);
+    let proposed = Policy::new(report.policy.clone());
+    assert_eq!(proposed.decide_call(&terminal("git push --force")).outcome, Outcome::Confirm, "the rejected push still asks");
+
+    let codex = read_history(&codex_rollout(), None);
+    assert_eq!(codex.format, HistoryFormat::Codex);
+    let happened: Vec<(&str, Happened)> = codex.transcript.history.calls.iter().map(|c| (c.inputs[0].as_str(), c.happened)).collect();
+    assert_eq!(
+        happened,
+        [
+            ("make check", Happened::Approved),
+            ("make check V=1", Happened::Approved),
+            ("make check", Happened::Approved),
+            ("ls", Happened::Ran),
+            ("make deploy", Happened::Declined),
+        ]
+    );
+    let report = learn::learn(&confirm, &codex.transcript.history.calls, &learn::LearnOptions::default());
+    let proposed: Vec<&str> = report.proposals.iter().map(|p| p.display.as_str()).collect();
+    assert_eq!(proposed, ["make check"], "{:?}", report.withheld);
+    // The format can be named; a log read as the wrong one reports its lines rather than guessing.
+    let forced = read_history(&codex_rollout(), Some(HistoryFormat::Session));
+    assert!(forced.transcript.history.calls.is_empty());
+    assert_eq!(forced.transcript.history.unread.len(), codex_rollout().lines().count());
+}
