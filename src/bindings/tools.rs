@@ -98,3 +98,27 @@ pub fn unused_rules(
     let calls: Vec<HistoryCall> = json_arg(&calls, "calls")?;
     to_js(&history::unused_rules(&crate::policy::Policy::new(spec), &calls))
 }
+
+/// Rules that would have let the calls a person approved run: each proposal with the calls it
+/// covers and the prompts it saves, never one that lets a refused call of the history run or that
+/// lint faults; the candidates withheld, with why; and `spec` with every proposal added.
+#[wasm_bindgen(js_name = learnRules)]
+pub fn learn_rules(
+    spec: Ts<PolicySpec>,
+    #[wasm_bindgen(unchecked_param_type = "HistoryCall[]")] calls: JsValue,
+    options: Option<Ts<history::learn::LearnOptions>>,
+) -> Result<Ts<history::learn::LearnReport>, JsValue> {
+    let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
+    let calls: Vec<HistoryCall> = json_arg(&calls, "calls")?;
+    let options: Option<history::learn::LearnOptions> = optional_json_arg(options.map(|o| o.js_value()), "options")?;
+    to_ts(&history::learn::learn(&crate::policy::Policy::new(spec), &calls, &options.unwrap_or_default()))
+}
+
+/// A log read as a history: toolgate's session log, a Claude Code transcript or a Codex rollout
+/// (`format`, or recognised from its records when absent), in toolgate's tool names.
+#[wasm_bindgen(js_name = readHistory)]
+pub fn read_history(text: JsValue, format: Option<Ts<history::HistoryFormat>>) -> Result<Ts<history::ReadHistory>, JsValue> {
+    let text = super::string_arg(&text, "text")?;
+    let format: Option<history::HistoryFormat> = optional_json_arg(format.map(|f| f.js_value()), "format")?;
+    to_ts(&history::read_history(&text, format))
+}
