@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npx toolgate …`: the engine from a shell. Decide a call with a policy file and see why (like
 // `codex execpolicy check`), bring another agent's rules in, write a policy out, lint it, replay it
-// over the calls a session logged.
+// over the calls an agent logged, learn a few safe rules from what a person approved.
 // Plain CommonJS and Node's standard library only; the one core is loaded in exactly one place.
 'use strict';
 
@@ -24,7 +24,7 @@ const EXIT = {
 
 const SCOPES = ['managed', 'local', 'project', 'user', 'defaults'];
 
-const HELP = `toolgate — decide, import, export and lint AI-agent permission rules
+const HELP = `toolgate — decide, import, export, lint and learn AI-agent permission rules
 
 Usage:
   toolgate check <policy.json> <tool> [input…] [--json]
@@ -41,11 +41,25 @@ Usage:
       every rule that could not be expressed exactly, and why.
   toolgate lint <policy.json> [--json]
       Prints the findings: severity, code, the rule's path, the message.
-  toolgate replay <policy.json> <log.jsonl>… [--json]
-      Replays a policy (or a proposed change to one) over toolgate's session logs: which calls
-      would change and how ("would have allowed 3 calls that were refused"), by the rule that
-      decided them now, and the rules no logged call met. A log line that cannot be read is
-      reported with its file and line number.
+  toolgate replay <policy.json> <log.jsonl>… [--format <log format>] [--json]
+      Replays a policy (or a proposed change to one) over logged calls: which calls would change
+      and how ("would have allowed 3 calls that were refused"), by the rule that decided them now,
+      and the rules no logged call met. A log line that cannot be read is reported with its file
+      and line number.
+  toolgate learn <log.jsonl>… [--policy <policy.json>] [--layer <name>] [--min-calls <n>]
+                 [--format <log format>] [--json]
+      Proposes a few rules that would have let the calls a person approved run: per sub-command,
+      MCP tool, origin, or the common parent of files, each covering at least --min-calls calls
+      (default 2), none letting a refused call of the logs run, none with a lint warning. Prints
+      the policy with the proposals (JSON) on stdout and the report on stderr: each proposal with
+      the lines it covers and the prompts it saves, each candidate withheld and why; with
+      --policy, also the rules no logged call met and the rules another rule covers or shadows.
+      Nothing is applied: review the policy, then keep it. --layer names the layer proposals go
+      to (default user).
+
+Log formats (recognised by their records, or named with --format): session (toolgate's session
+log, session.logLines()), claudeCode (a Claude Code transcript, ~/.claude/projects/…/*.jsonl),
+codex (a Codex rollout, ~/.codex/sessions/…/rollout-*.jsonl).
 
 Formats: claudeCode, codex, vscode, cursorCli, cursorEditor, geminiCli (policy TOML or settings.json).
 Policy files are toolgate policy specs in JSON (schema: toolgate/policy.schema.json). A file
@@ -55,6 +69,10 @@ Options:
   --json       one JSON document on stdout for machines (bad input: { ok: false, errors: [{ code, message, file? }] })
   --cwd <dir>  import/export: the working directory path rules are read against (default: the current one)
   --home <dir> import/export: the home directory for ~/ rules (default: yours)
+  --format <f> replay/learn: the logs' format (session, claudeCode, codex; default: recognised)
+  --policy <f> learn: the policy in force when the calls were made (default: every call asks)
+  --layer <n>  learn: the layer proposals are written to (default: user)
+  --min-calls <n>  learn: how many approved calls a proposal must cover (default: 2)
   -h, --help   this text
   --version    the package's version
 
@@ -83,7 +101,8 @@ const usage = (message) => new CliError(EXIT.usage, `${message}\nRun \`toolgate 
 
 /** Splits argv into positionals and the options each command accepts. */
 function parseArgs(argv) {
-  const options = { json: false, help: false, version: false, cwd: undefined, home: undefined };
+  const options = { json: false, help: false, version: false, cwd: undefined, home: undefined, format: undefined, policy: undefined, layer: undefined, 'min-calls': undefined };
+  const valued = ['--cwd', '--home', '--format', '--policy', '--layer', '--min-calls'];
   const positionals = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -93,10 +112,10 @@ function parseArgs(argv) {
     } else if (arg === '--json') options.json = true;
     else if (arg === '-h' || arg === '--help') options.help = true;
     else if (arg === '--version') options.version = true;
-    else if (arg === '--cwd' || arg === '--home') {
-      if (i + 1 >= argv.length) throw usage(`${arg} needs a directory`);
+    else if (valued.includes(arg)) {
+      if (i + 1 >= argv.length) throw usage(`${arg} needs a value`);
       options[arg.slice(2)] = argv[++i];
-    } else if (arg.startsWith('--cwd=') || arg.startsWith('--home=')) {
+    } else if (valued.some((v) => arg.startsWith(`${v}=`))) {
       const at = arg.indexOf('=');
       options[arg.slice(2, at)] = arg.slice(at + 1);
     } else if (arg.startsWith('-') && arg !== '-') throw usage(`unknown option ${arg}`);
@@ -294,28 +313,32 @@ function lint(positionals, options) {
   return report.ok ? EXIT.ok : EXIT.lintErrors;
 }
 
+/** The calls of every log, each with its file; the lines that could not be read. */
+function readLogs(logs, options) {
+  const calls = [];
+  const unread = [];
+  const skipped = {};
+  for (const log of logs) {
+    const history = engine('readHistory', (read) => read(readText(log), options.format), log);
+    calls.push(...history.calls.map((c) => ({ ...c, file: log })));
+    unread.push(...history.unread.map((p) => ({ ...p, file: log })));
+    for (const [tool, n] of Object.entries(history.skipped ?? {})) skipped[tool] = (skipped[tool] ?? 0) + n;
+  }
+  // Lines count from 1 in each log: the engine sees each call's place in all of them, and the
+  // reports map it back to its file and line.
+  const plain = calls.map(({ file: _file, ...call }, i) => ({ ...call, line: i + 1 }));
+  const origin = (at) => ({ file: calls[at - 1]?.file, line: calls[at - 1]?.line });
+  return { plain, unread, skipped, origin };
+}
+
 function replay(positionals, options) {
   const [file, ...logs] = positionals;
   if (!file || logs.length === 0) throw usage('replay needs a policy file and at least one log: toolgate replay <policy.json> <log.jsonl>…');
   const { spec } = policyFrom(file);
-  const calls = [];
-  const unread = [];
-  for (const log of logs) {
-    const history = engine('readSessionLog', (read) => read(readText(log)), log);
-    calls.push(...history.calls.map((c) => ({ ...c, file: log })));
-    unread.push(...history.unread.map((p) => ({ ...p, file: log })));
-  }
-  const plain = calls.map(({ file: _file, ...call }) => call);
+  const { plain, unread, origin } = readLogs(logs, options);
   const report = engine('replayHistory', (replayHistory) => replayHistory(spec, plain), file);
   const unused = engine('unusedRules', (unusedRules) => unusedRules(spec, plain), file);
-  // Each changed call names its file: the report's calls are in the history's order.
-  const changed = [];
-  let at = 0;
-  for (const c of report.changed) {
-    while (at < calls.length && !(calls[at].line === c.line && calls[at].tool === c.tool)) at++;
-    changed.push({ ...c, file: calls[at]?.file });
-    at++;
-  }
+  const changed = report.changed.map((c) => ({ ...c, ...origin(c.line) }));
   if (options.json) printJson({ ok: true, report: { ...report, changed }, unused, unread });
   else {
     print(`${report.calls} call(s) replayed from ${logs.length} log(s)`);
@@ -335,7 +358,60 @@ function replay(positionals, options) {
   return report.changes.wouldAllowRefused ? EXIT.wouldAllowRefused : EXIT.ok;
 }
 
-const COMMANDS = { check, import: importRules, export: exportRules, lint, replay };
+/** Lint codes that say a rule can go: it repeats, is covered by, or is shadowed by another. */
+const REDUNDANT = ['duplicateRule', 'coveredAllow', 'shadowedAllow'];
+
+function learn(positionals, options) {
+  const logs = positionals;
+  if (logs.length === 0) throw usage('learn needs at least one log: toolgate learn <log.jsonl>… [--policy <policy.json>]');
+  const minCalls = options['min-calls'];
+  if (minCalls !== undefined && !/^[1-9][0-9]*$/.test(minCalls)) throw usage(`--min-calls needs a whole number of at least 1, not ${JSON.stringify(minCalls)}`);
+  const spec = options.policy ? policyFrom(options.policy).spec : { layers: [], defaultMode: 'confirm' };
+  const { plain, unread, skipped, origin } = readLogs(logs, options);
+  const learnOptions = { ...(options.layer ? { layer: options.layer } : {}), ...(minCalls ? { minCalls: Number(minCalls) } : {}) };
+  const report = engine('learnRules', (learnRules) => learnRules(spec, plain, learnOptions), options.policy);
+  const unused = options.policy ? engine('unusedRules', (unusedRules) => unusedRules(spec, plain), options.policy) : [];
+  const redundant = options.policy ? engine('lint', (lint) => lint(spec), options.policy).findings.filter((f) => REDUNDANT.includes(f.code)) : [];
+  const placed = (at) => origin(at);
+  const where = (lines) => lines.map((at) => `${origin(at).file}:${origin(at).line}`);
+  if (options.json) {
+    const proposals = report.proposals.map((p) => ({ ...p, covers: p.covers.map(placed) }));
+    const withheld = report.withheld.map((w) => ({
+      ...w, covers: w.covers.map(placed), ...(w.refusedLine ? { refusedLine: undefined, refused: placed(w.refusedLine) } : {}),
+    }));
+    printJson({ ok: true, report: { ...report, proposals, withheld }, unused, redundant, unread, skipped });
+    return EXIT.ok;
+  }
+  printJson(report.policy);
+  note(`${report.approved} call(s) approved in ${logs.length} log(s); the ${report.proposals.length} proposal(s) would have run ${report.saved} of them without asking`);
+  if (!options.policy && plain.some((c) => c.happened === 'ran')) {
+    note('  (a transcript does not say which calls a person approved: each call that ran counts; pass --policy with the rules in force then)');
+  }
+  for (const p of report.proposals) {
+    note(`  + ${p.summary}`);
+    const shown = where(p.covers.slice(0, 3)).join(', ');
+    const more = p.covers.length > 3 ? `, and ${p.covers.length - 3} more` : '';
+    note(`      ${JSON.stringify(p.rule)}; covers ${shown}${more}`);
+  }
+  for (const w of report.withheld) {
+    const refused = w.refusedLine ? ` (${where([w.refusedLine])[0]})` : '';
+    note(`  - not proposed: \`${w.display}\` for ${w.tool}: ${w.why}${refused}`);
+  }
+  if (unused.length) {
+    note(`${unused.length} rule(s) no logged call met:`);
+    for (const r of unused) note(`  ${ruleLine(r)}`);
+  }
+  if (redundant.length) {
+    note(`${redundant.length} rule(s) another rule repeats, covers or shadows:`);
+    for (const f of redundant) note(`  ${f.path} (${f.code}): ${f.message}`);
+  }
+  const names = Object.entries(skipped);
+  if (names.length) note(`calls of tools toolgate does not decide, not learned from: ${names.map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  for (const p of unread) note(`${p.file}:${p.line}: not read: ${p.message}`);
+  return EXIT.ok;
+}
+
+const COMMANDS = { check, import: importRules, export: exportRules, lint, replay, learn };
 
 function main(argv) {
   let json = argv.includes('--json');
@@ -353,7 +429,7 @@ function main(argv) {
     }
     if (!command) throw usage('no command given');
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (!run) throw usage(`unknown command ${JSON.stringify(command)}: expected check, import, export, lint or replay`);
+    if (!run) throw usage(`unknown command ${JSON.stringify(command)}: expected check, import, export, lint, replay or learn`);
     return run(rest, options);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;

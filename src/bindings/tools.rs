@@ -72,7 +72,7 @@ use crate::history::{self, HistoryCall};
 /// toolgate's session log (`session.logLines()`) read as a history: each call and what happened
 /// to it; a line that cannot be read is in `unread`, with its number.
 #[wasm_bindgen(js_name = readSessionLog)]
-pub fn read_session_log(text: JsValue) -> Result<Ts<history::History>, JsValue> {
+pub fn read_session_log(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ts<history::History>, JsValue> {
     let text = super::string_arg(&text, "text")?;
     to_ts(&history::read_session_log(&text))
 }
@@ -117,7 +117,10 @@ pub fn learn_rules(
 /// A log read as a history: toolgate's session log, a Claude Code transcript or a Codex rollout
 /// (`format`, or recognised from its records when absent), in toolgate's tool names.
 #[wasm_bindgen(js_name = readHistory)]
-pub fn read_history(text: JsValue, format: Option<Ts<history::HistoryFormat>>) -> Result<Ts<history::ReadHistory>, JsValue> {
+pub fn read_history(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    format: Option<Ts<history::HistoryFormat>>,
+) -> Result<Ts<history::ReadHistory>, JsValue> {
     let text = super::string_arg(&text, "text")?;
     let format: Option<history::HistoryFormat> = optional_json_arg(format.map(|f| f.js_value()), "format")?;
     to_ts(&history::read_history(&text, format))

@@ -173,6 +173,17 @@ const history: History = readSessionLog(session.logLines());
 const replayed: ReplayReport = replayHistory(spec, history.calls);
 const wouldAllowRefused: number | undefined = replayed.changes.wouldAllowRefused;
 const neverMet: ToolsRuleRef[] = unusedRules(spec, history.calls);
+// Another agent's history, and the rules it teaches.
+import { readHistory, learnRules, type LearnReport, type HistoryFormat } from 'toolgate/tools';
+const format: HistoryFormat = readHistory('', 'claudeCode').format;
+const learned: LearnReport = learnRules(spec, readHistory('').calls, { minCalls: 3, layer: 'user' });
+const firstCovered: number | undefined = learned.proposals[0]?.covers[0];
+const whyNot: string | undefined = learned.withheld[0]?.why;
+const skippedTools: Record<string, number> = readHistory('').skipped;
+// @ts-expect-error a log is read as toolgate's session log, a Claude Code transcript or a Codex rollout
+readHistory('', 'cursor');
+// @ts-expect-error a log is text
+readHistory(42);
 
 async function engineInWebview(): Promise<string> {
   await initEngine();
@@ -182,4 +193,5 @@ async function engineInWebview(): Promise<string> {
 export { verdict, why, nextSpec, firstItem, zed, wrong, engineInWebview, psItems, zedSpec, zedWhere, zedSettings, matcher, itemKinds, problems, ignoredLayers, suggested };
 export { protectedEntry, resolvedFrom };
 export { sessionLabels, reviewable, expiresAt, grantList, lines, subAgent, zedButtons, reviewButtons, wouldAllowRefused, neverMet };
+export { format, firstCovered, whyNot, skippedTools };
 export { known, run, entry, offer, reason, fast, list, server, code, webview, parsedServer, formattedEntry, mcpReason, notAReason };
