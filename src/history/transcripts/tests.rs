@@ -407,6 +407,8 @@ fn odd_shapes_are_reported_never_panicked_on() {
     assert_eq!(claude.history.calls, vec![]);
 }
 
+// proptest is a native-only dev-dependency.
+#[cfg(not(target_arch = "wasm32"))]
 proptest::proptest! {
     #[test]
     fn no_text_makes_a_reader_panic(text in "(\\{\"type\":\"(assistant|user|response_item)\"[ -~]{0,60}\n?){0,6}|[ -~\n]{0,200}") {
