@@ -5,7 +5,8 @@
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
 
-export async function measurePageOpen(rounds = 9) {
+/** `query` picks the page: '' the default, '?page=minimal' an embedder's minimal one, '?session=1' with the agent's session. */
+export async function measurePageOpen(rounds = 9, query = '') {
   const server = await startServer(0);
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({
@@ -17,7 +18,7 @@ export async function measurePageOpen(rounds = 9) {
     for (let k = 0; k < rounds + 1; k++) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(`${origin}/settings.html`);
+      await page.goto(`${origin}/settings.html${query}`);
       await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       const ready = await page.evaluate(() => performance.getEntriesByName('toolgate-settings-ready')[0]?.startTime);
       await page.waitForLoadState('networkidle');

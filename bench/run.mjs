@@ -177,6 +177,12 @@ function pairedSamples(byName) {
   console.log(`until it shows the loaded settings: ${ready.toFixed(0)} ms; transferred ${(sent / 1000).toFixed(0)} KB (gzip), ${(decoded / 1000).toFixed(0)} KB decoded\n`);
   target('settings page ready', ready, ' ms', '<=', 150);
   target('settings page transferred', sent / 1000, ' KB', '<=', 800);
+  // An embedder's minimal page (rules and "Try a call") and the full page with the agent's session.
+  for (const [name, query] of [['minimal', '?page=minimal'], ['with the session', '?session=1']]) {
+    const variant = await measurePageOpen(9, query);
+    target(`settings page ready, ${name}`, median(variant.map((p) => p.ready)), ' ms', '<=', 150);
+    target(`settings page transferred, ${name}`, median(variant.map((p) => p.bytes)) / 1000, ' KB', '<=', 800);
+  }
 
   const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: join(root, 'pkg'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0];
   console.log(`\n== The package (npm pack of pkg/) ==\n\n${packed.entryCount} files, ${(packed.size / 1e6).toFixed(2)} MB packed, ${(packed.unpackedSize / 1e6).toFixed(2)} MB unpacked\n`);

@@ -1,6 +1,8 @@
 // Screenshots of the settings page for the docs (docs/settings-page.png, docs/settings-page-dark.png):
 // the `npm start` stand-in in headless Chromium, light and dark, after a few edits that show the
-// page's feedback (an invalid regex marked at its column, a decision with its permission buttons).
+// page's feedback (an invalid regex marked at its column, a decision with its permission buttons);
+// and an embedder's pages: the minimal one (docs/settings-minimal.png, light, and -dark) and the
+// agent's session (docs/settings-session.png, and -dark: grants, suggested rules, decisions).
 // Run after `npm run build`: node scripts/screenshot-settings.mjs [outdir]
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,6 +35,28 @@ try {
     await page.screenshot({ path: join(out, file), clip: { x: 0, y: top.y, width: 1040, height: end.y + end.height - top.y + 16 } });
     await context.close();
     console.log(`wrote ${join(out, file)}`);
+  }
+  for (const theme of ['light', 'dark']) {
+    const suffix = theme === 'dark' ? '-dark' : '';
+    const context = await browser.newContext({ viewport: { width: 1040, height: 2600 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    await page.goto(`${origin}/settings.html?page=minimal&theme=${theme}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#tg-try-input-0', 'npm test && git push --force');
+    await page.waitForFunction(() => document.querySelector('#tg-try-items'));
+    await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+    const top = await page.locator('#toolgate-settings').boundingBox();
+    const end = await page.locator('#tg-try').boundingBox();
+    await page.screenshot({ path: join(out, `settings-minimal${suffix}.png`), clip: { x: 0, y: top.y, width: 1040, height: end.y + end.height - top.y + 16 } });
+    await page.goto(`${origin}/settings.html?session=1&theme=${theme}`);
+    await page.waitForSelector('#tg-log-table');
+    const grants = await page.locator('#tg-grants').boundingBox();
+    const log = await page.locator('#tg-log').boundingBox();
+    await page.screenshot({ path: join(out, `settings-session${suffix}.png`), fullPage: true, clip: { x: 0, y: grants.y - 8, width: 1040, height: log.y + log.height - grants.y + 24 } });
+    await context.close();
+    console.log(`wrote settings-minimal${suffix}.png and settings-session${suffix}.png in ${out}`);
   }
 } finally {
   await browser.close();

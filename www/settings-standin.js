@@ -92,14 +92,50 @@ const context = () => ({
   projectTrusted: $('standin-trusted').checked,
 });
 
+/** `?page=minimal`: an embedder's own agent, with only its rules and "Try a call", in its words. */
+const MINIMAL_PAGE = {
+  sections: ['rules', 'try'],
+  title: 'Acme Agent permissions',
+  agentName: 'Acme Agent',
+  words: { rules: { heading: 'Command and file rules' } },
+  tools: [{ name: 'terminal', label: 'Run a command' }, { name: 'edit_file', label: 'Edit a file' }, { name: 'fetch', label: 'Fetch a URL' }],
+};
+
+/**
+ * `?session=1`: an agent's session as the extension would hold it, with answers that last, a
+ * decision log and the approvals suggestions come from. The clock is the stand-in's own.
+ */
+function sampleSession(core, settings) {
+  const session = new core.Session(core.settingsPolicy(settings, context()), { name: 'agent' });
+  let now = Date.UTC(2026, 0, 1, 9, 0);
+  const ask = (tool, input, answer) => {
+    now += 60_000;
+    const d = session.decide(tool, input, { now });
+    if (answer) session.answer({ callId: d.callId, ...answer }, now);
+  };
+  for (const input of ['npm test', 'npm test -- --watch', 'npm test']) ask('terminal', input, { allow: true });
+  ask('terminal', 'cargo build --release', { allow: true, scope: 'session' });
+  ask('terminal', 'docker compose up', { allow: true, scope: 'timed', durationMs: 3_600_000 });
+  ask('terminal', 'git status');
+  ask('terminal', 'git push --force', { allow: false });
+  ask('terminal', 'sudo apt install jq');
+  ask('edit_file', 'src/main.rs');
+  return { session, now: () => now };
+}
+
 async function start() {
   const { loadCore } = await import('/pkg/settings-page/settings-page.js');
   const core = await import('/pkg/tools/web/toolgate_tools_raw.js');
   await loadCore();
+  const params = new URLSearchParams(window.location.search);
+  const stored = () => JSON.parse(localStorage.getItem(SAVED_KEY) ?? 'null') ?? sampleSettings;
+  const agent = params.get('session') ? sampleSession(core, stored()) : undefined;
   const host = createSettingsHost({
+    ...(params.get('page') === 'minimal' ? { page: MINIMAL_PAGE } : {}),
+    ...(agent ? { activity: { session: agent.session, now: agent.now, onRevoke: (persist) => log(`revoked: ${persist.layer} changes to save`) } } : {}),
     core,
     webview,
-    load: () => JSON.parse(localStorage.getItem(SAVED_KEY) ?? 'null') ?? sampleSettings,
+    load: stored,
     persist: (settings) => {
       localStorage.setItem(SAVED_KEY, JSON.stringify(settings));
       log(`persisted (${settings.mcp.mcpAllowedTools.length} MCP entries)`);
@@ -107,7 +143,7 @@ async function start() {
     context,
     log: (message, level) => log(`${level}: ${message}`),
   });
-  globalThis.toolgateStandin = { host, log, sampleSettings, sampleCatalogue };
+  globalThis.toolgateStandin = { host, log, sampleSettings, sampleCatalogue, session: agent?.session };
   for (const id of ['standin-admin', 'standin-disabled', 'standin-managed', 'standin-trusted']) {
     $(id).addEventListener('change', () => { log(`context changed: ${id.slice(8)}`); host.refresh(); });
   }

@@ -1,8 +1,8 @@
 // The host half of toolgate's settings page (`toolgate/settings-page/host`). See PROTOCOL.md.
 import type { PageContext, PageSettings, Problem, SettingsValidation } from '../tools/web/toolgate_tools.js';
-import type { CompleteSettings, HostMessage, WebviewMessage } from './protocol.js';
+import type { CompleteSettings, HostMessage, PageOptions, WebviewMessage } from './protocol.js';
 
-export type { CompleteSettings, HostMessage, WebviewMessage } from './protocol.js';
+export type { ActivityMessage, CompleteSettings, HostMessage, PageOptions, SectionName, WebviewMessage } from './protocol.js';
 export type { PageContext, PageSettings, Problem, SettingsValidation } from '../tools/web/toolgate_tools.js';
 
 /** The protocol version this host speaks. */
@@ -17,6 +17,33 @@ export interface WebviewLike {
 /** The part of toolgate's core the host uses (the tools module, `toolgate/tools`: its Node build by default). */
 export interface SettingsCore {
   validateSettings(draft: unknown, context?: PageContext | null): SettingsValidation;
+  /** With these three, the page's "Suggested rules" are the session's approvals learned from. */
+  settingsPolicy?(settings: PageSettings, context?: PageContext | null): unknown;
+  readSessionLog?(text: string): { calls: unknown[] };
+  learnRules?(spec: unknown, calls: unknown[], options?: { layer?: string; minCalls?: number }): { proposals: unknown[] };
+}
+
+/** What the page needs of the agent's permission session (`Session` of `toolgate/tools` or `toolgate/engine`). */
+export interface SessionLike {
+  grants(now: number): unknown[];
+  revoke(id: string, now: number): unknown;
+  log(): { records: unknown[]; dropped: number };
+  logLines(after?: number | null): string;
+}
+
+/** The agent's session the page shows: its grants (revocable), recent decisions and suggested rules. */
+export interface ActivityOptions {
+  /** The session, or a function giving the current one (it may be replaced, or absent). */
+  session: SessionLike | (() => SessionLike | undefined | Promise<SessionLike | undefined>);
+  /** The host's clock in milliseconds, the one the session decides with. Default: `Date.now`. */
+  now?(): number;
+  /**
+   * A workspace or user grant was revoked in the page: its rule is to be taken out of the stored
+   * settings (`persist.changes` name it, `persist.spec` is the policy without it).
+   */
+  onRevoke?(persist: unknown): void | Promise<void>;
+  /** How many decisions and answers the page shows. Default: 200. */
+  logLimit?: number;
 }
 
 export interface SettingsHostOptions {
@@ -34,6 +61,10 @@ export interface SettingsHostOptions {
   onDidSave?(settings: CompleteSettings): void;
   /** Where the host reports what it did and what went wrong. */
   log?(message: string, level: 'info' | 'warn' | 'error'): void;
+  /** The embedder's choices: which sections, in what order, in whose words, for which tools. */
+  page?: PageOptions;
+  /** The agent's session: the page then shows its grants, recent decisions and suggested rules. */
+  activity?: ActivityOptions;
 }
 
 export interface SettingsHost {
@@ -43,6 +74,8 @@ export interface SettingsHost {
   readonly context: PageContext;
   /** Re-reads settings and context and sends `load` (they changed outside the page). */
   refresh(): Promise<void>;
+  /** Sends the session's grants, decisions and suggestions again (after a decision or an answer). */
+  refreshActivity(): Promise<void>;
   /** Resolves once every message received so far has been handled. */
   idle(): Promise<void>;
   /** Stops listening to the webview. */

@@ -75,6 +75,43 @@ function problem(code, message) {
   return { code, message };
 }
 
+/** The page's sections, by name; `sections` in the page options picks and orders them. */
+const SECTIONS = ['rules', 'try', 'mcp', 'roo', 'gasoline', 'grants', 'log', 'proposals'];
+
+/** Checks the embedder's page options (their mistake: a TypeError naming the field). */
+function checkPageOptions(page) {
+  if (page === undefined) return undefined;
+  if (!page || typeof page !== 'object') throw new TypeError('createSettingsHost: page must be an object');
+  const known = ['sections', 'title', 'agentName', 'intro', 'words', 'tools'];
+  for (const key of Object.keys(page)) {
+    if (!known.includes(key)) throw new TypeError(`createSettingsHost: page.${key} is not an option (expected ${known.join(', ')})`);
+  }
+  if (page.sections !== undefined) {
+    if (!Array.isArray(page.sections) || page.sections.length === 0) throw new TypeError('createSettingsHost: page.sections must list at least one section');
+    for (const [i, name] of page.sections.entries()) {
+      if (!SECTIONS.includes(name)) throw new TypeError(`createSettingsHost: page.sections[${i}] ${JSON.stringify(name)} is not a section (expected ${SECTIONS.join(', ')})`);
+    }
+  }
+  for (const key of ['title', 'agentName', 'intro']) {
+    if (page[key] !== undefined && typeof page[key] !== 'string') throw new TypeError(`createSettingsHost: page.${key} must be a string`);
+  }
+  for (const [name, words] of Object.entries(page.words ?? {})) {
+    if (!SECTIONS.includes(name)) throw new TypeError(`createSettingsHost: page.words.${name} is not a section`);
+    for (const [key, value] of Object.entries(words ?? {})) {
+      if (!['heading', 'help'].includes(key) || typeof value !== 'string') throw new TypeError(`createSettingsHost: page.words.${name}.${key} must be heading or help, a string`);
+    }
+  }
+  if (page.tools !== undefined) {
+    if (!Array.isArray(page.tools)) throw new TypeError('createSettingsHost: page.tools must be a list of { name, label? }');
+    for (const [i, tool] of page.tools.entries()) {
+      if (!tool || typeof tool.name !== 'string' || (tool.label !== undefined && typeof tool.label !== 'string')) {
+        throw new TypeError(`createSettingsHost: page.tools[${i}] must be { name: string, label?: string }`);
+      }
+    }
+  }
+  return JSON.parse(JSON.stringify(page));
+}
+
 /**
  * Connects the settings page in `webview` to the extension: answers `ready` with `load`, and
  * `save` with `saved` (after `persist` resolved) or `rejected` (nothing persisted).
@@ -88,6 +125,11 @@ function problem(code, message) {
 function createSettingsHost(options = {}) {
   const { webview, load, persist, onDidSave, log = () => {} } = options;
   const core = options.core ?? defaultCore;
+  const page = checkPageOptions(options.page);
+  const activity = options.activity;
+  if (activity !== undefined && (!activity || (typeof activity.session !== 'function' && typeof activity.session?.grants !== 'function'))) {
+    throw new TypeError('createSettingsHost: activity.session must be a Session or a function giving the current one');
+  }
   if (!webview || typeof webview.postMessage !== 'function' || typeof webview.onDidReceiveMessage !== 'function') {
     throw new TypeError('createSettingsHost: webview must have postMessage and onDidReceiveMessage');
   }
@@ -133,7 +175,53 @@ function createSettingsHost(options = {}) {
       if (!settings) settings = core.validateSettings({}, context).settings;
       log(`stored settings have ${checked.errors.length} problem(s): ${checked.errors.map((p) => p.message).join('; ')}`, 'warn');
     }
-    post({ type: 'load', protocol: PROTOCOL_VERSION, settings, context, ...(problems.length ? { problems } : {}) });
+    post({ type: 'load', protocol: PROTOCOL_VERSION, settings, context, ...(page ? { page } : {}), ...(problems.length ? { problems } : {}) });
+    if (activity) await sendActivity();
+  }
+
+  /**
+   * Sends what the agent's session holds: its grants in force, its recent decisions, and the rules
+   * its approvals suggest (proposals against the settings in force, for the user to add).
+   */
+  async function sendActivity(problems = []) {
+    const session = typeof activity.session === 'function' ? await activity.session() : activity.session;
+    if (!session) {
+      post({ type: 'activity', grants: [], log: [], proposals: [], ...(problems.length ? { problems } : {}) });
+      return;
+    }
+    const now = activity.now ? activity.now() : Date.now();
+    const grants = session.grants(now);
+    const { records } = session.log();
+    const limit = activity.logLimit ?? 200;
+    const recent = records.filter((r) => r.event === 'decision' || r.event === 'answer').slice(-limit);
+    let proposals = [];
+    if (typeof core.learnRules === 'function' && typeof core.settingsPolicy === 'function' && typeof core.readSessionLog === 'function') {
+      try {
+        const spec = core.settingsPolicy(lastGood ?? core.validateSettings({}, context).settings, context);
+        const { calls } = core.readSessionLog(session.logLines());
+        proposals = core.learnRules(spec, calls, { layer: 'user' }).proposals;
+      } catch (e) {
+        log(`the proposals could not be made: ${e?.message ?? e}`, 'warn');
+      }
+    }
+    post({ type: 'activity', grants, log: recent, proposals, ...(problems.length ? { problems } : {}) });
+  }
+
+  /** Revokes a grant the user took back in the page; a workspace or user grant's rule goes to `onRevoke`. */
+  async function revoke(id) {
+    const session = typeof activity.session === 'function' ? await activity.session() : activity.session;
+    const now = activity.now ? activity.now() : Date.now();
+    try {
+      if (!session) throw new Error('the agent has no session');
+      const persisted = session.revoke(String(id), now);
+      if (persisted) await activity.onRevoke?.(persisted);
+      log(`grant ${id} revoked in the settings page`, 'info');
+    } catch (e) {
+      log(`grant ${id} could not be revoked: ${e?.message ?? e}`, 'warn');
+      await sendActivity([problem('revokeFailed', `The grant could not be revoked: ${e?.message ?? e}`)]);
+      return;
+    }
+    await sendActivity();
   }
 
   /** Validates a draft with the core; persists it only if it has no errors. */
@@ -162,6 +250,8 @@ function createSettingsHost(options = {}) {
     }
     lastGood = checked.settings;
     post({ type: 'saved', id, settings: checked.settings, warnings: checked.warnings });
+    // The proposals are against the settings in force: a rule just added is no longer suggested.
+    if (activity) await sendActivity();
     try {
       onDidSave?.(checked.settings);
     } catch (e) {
@@ -183,6 +273,8 @@ function createSettingsHost(options = {}) {
     } else if (message.type === 'save') {
       const id = Number.isSafeInteger(message.id) ? message.id : 0;
       enqueue(() => save(id, message.settings));
+    } else if (message.type === 'revoke' && activity && typeof message.id === 'string') {
+      enqueue(() => revoke(message.id));
     } else {
       log(`ignored a message of type ${JSON.stringify(message.type)}`, 'info');
     }
@@ -199,6 +291,8 @@ function createSettingsHost(options = {}) {
     },
     /** Re-reads the settings and the context and sends `load` (settings or admin state changed outside the page). */
     refresh: () => enqueue(sendLoad),
+    /** Sends the session's grants, log and proposals again (after a decision or an answer). */
+    refreshActivity: () => enqueue(() => (activity ? sendActivity() : undefined)),
     /** Resolves when every message received so far has been handled. */
     idle: () => queue,
     /** Stops listening; later messages are ignored. */
@@ -212,4 +306,4 @@ function createSettingsHost(options = {}) {
 /** `createSettingsHost` under the name the protocol uses for VS Code panels. */
 const attachSettingsPage = (options) => createSettingsHost(options);
 
-export { PROTOCOL_VERSION, createSettingsHost, attachSettingsPage, settingsPageHtml, pagePreloads };
+export { PROTOCOL_VERSION, SECTIONS, createSettingsHost, attachSettingsPage, settingsPageHtml, pagePreloads };

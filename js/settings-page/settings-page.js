@@ -27,6 +27,27 @@ const IMPORT_FORMATS = [
   ['cursorEditor', 'Cursor editor', 'permissions.json with "mcpAllowlist" and "terminalAllowlist"'],
   ['geminiCli', 'Gemini CLI', 'a policy .toml of [[rule]] tables, or settings.json with "tools": { "allowed": [...] }'],
 ];
+/** The page's sections by name, in the default order, with the id of their element. */
+const SECTION_IDS = { mcp: 'tg-mcp', rules: 'tg-rules', try: 'tg-try', roo: 'tg-roo', gasoline: 'tg-gasoline', grants: 'tg-grants', proposals: 'tg-proposals', log: 'tg-log' };
+const DEFAULT_SECTIONS = ['mcp', 'rules', 'try', 'roo', 'gasoline'];
+const ACTIVITY_SECTIONS = ['grants', 'proposals', 'log'];
+/**
+ * Each section's heading and help, naming no other product; `{agent}` is the agent's name. An
+ * embedder replaces any of them (`page.words`).
+ */
+const DEFAULT_WORDS = {
+  mcp: { heading: 'MCP allowlist', help: 'MCP tools named here run without asking when the mode uses the allowlist: server:tool, with * for any server or tool.' },
+  rules: { heading: 'Terminal and tool rules', help: 'Per tool, regular expressions that always allow, always confirm or always deny a call, and a default. A terminal line is checked per sub-command. Deny and confirm rules of any layer win; a line runs only if every sub-command is allowed.' },
+  try: { heading: 'Try a call', help: 'See what a call by {agent} would do with these settings (saved or not): the decision the extension makes.' },
+  roo: { heading: 'Per-mode MCP restrictions', help: 'Which MCP servers and tools each mode may use. Disallowed wins over allowed; with nothing allowed, every server enabled by default may be used.' },
+  gasoline: { heading: 'Tool and action allowlist (YAML)', help: 'The MCP server\'s allowlist.yaml: patterns *, tool.* and tool.action, matched ignoring case. An empty list allows everything.' },
+  grants: { heading: 'What you allowed', help: 'Answers that last: for this session, for a while, in this workspace or always. Revoke one and {agent} asks again.' },
+  proposals: { heading: 'Suggested rules', help: 'Rules that would have let the calls you approved run without asking; none would have let a call you refused run. Add one to your rules, then save.' },
+  log: { heading: 'Recent decisions', help: 'What {agent} asked to do and what happened, newest first.' },
+};
+const SCOPE_TEXT = { session: 'for this session', timed: 'until', workspace: 'always, in this workspace', user: 'always' };
+const ANSWER_SCOPE_TEXT = { ...SCOPE_TEXT, timed: 'for a limited time' };
+
 const TRANSLATION_TEXT = { exact: 'Exact', stricter: 'Stricter', impossible: 'Not imported' };
 const MODE_TEXT = [
   ['ask_every_time', 'Ask every time', 'Every MCP call asks; the allowlist is not consulted.'],
@@ -197,6 +218,29 @@ class SettingsPage {
     this.restored = false;
     this.slots = new ProblemSlots();
     this.validator = new Debouncer(VALIDATE_DELAY_MS, () => this.validate());
+    this.page = {}; // the embedder's choices (load.page): sections, words, tools
+    this.activity = undefined; // the agent's session (activity messages): grants, log, proposals
+    this.logFilter = { outcome: '', tool: '' };
+  }
+
+  /** The sections shown, in order: the embedder's, else the settings and, with a session, its activity. */
+  sectionsShown() {
+    return this.page.sections ?? [...DEFAULT_SECTIONS, ...(this.activity ? ACTIVITY_SECTIONS : [])];
+  }
+
+  shows(section) {
+    return this.sectionsShown().includes(section);
+  }
+
+  /** A section's heading or help, the embedder's words first. */
+  words(section, key) {
+    const text = this.page.words?.[section]?.[key] ?? DEFAULT_WORDS[section][key];
+    return text.replaceAll('{agent}', this.page.agentName ?? 'the agent');
+  }
+
+  /** A tool's display name: the embedder's label, else its name. */
+  toolLabel(name) {
+    return this.page.tools?.find((t) => t.name === name)?.label ?? name;
   }
 
   start() {
@@ -220,10 +264,22 @@ class SettingsPage {
     if (message.type === 'load') this.onLoad(message);
     else if (message.type === 'saved') this.onSaved(message);
     else if (message.type === 'rejected') this.onRejected(message);
+    else if (message.type === 'activity') this.onActivity(message);
   }
 
-  onLoad({ settings, context, problems }) {
+  onActivity({ grants, log, proposals, problems }) {
+    const first = !this.activity;
+    this.activity = { grants: grants ?? [], log: log ?? [], proposals: proposals ?? [], problems: problems ?? [] };
+    if (first) this.layout();
+    this.renderActivity();
+  }
+
+  onLoad({ settings, context, problems, page }) {
     const first = this.saved === undefined;
+    if (page && canonical(page) !== canonical(this.page)) {
+      this.page = page;
+      this.layout();
+    }
     this.saved = settings;
     this.context = context ?? {};
     this.loadProblems = problems ?? [];
@@ -341,27 +397,35 @@ class SettingsPage {
     this.saveButton = h('button', { type: 'button', id: 'tg-save', class: 'tg-primary', onclick: () => this.save() }, 'Save');
     this.discardButton = h('button', { type: 'button', id: 'tg-discard', class: 'tg-secondary', onclick: () => this.discard() }, 'Discard changes');
     this.summary = h('p', { id: 'tg-summary', class: 'tg-summary' });
-    const nav = h('nav', { 'aria-label': 'Sections' }, h('ul', {},
-      [['tg-mcp', 'MCP allowlist'], ['tg-rules', 'Terminal and tool rules'], ['tg-try', 'Try a call'],
-        ['tg-roo', 'Per-mode MCP restrictions'], ['tg-gasoline', 'Gasoline allowlist']]
-        .map(([id, text]) => h('li', {}, h('a', { href: `#${id}` }, text)))));
-    this.sections = {
-      mcp: h('section', { id: 'tg-mcp', 'aria-labelledby': 'tg-mcp-title' }),
-      rules: h('section', { id: 'tg-rules', 'aria-labelledby': 'tg-rules-title' }),
-      try: h('section', { id: 'tg-try', 'aria-labelledby': 'tg-try-title' }),
-      roo: h('section', { id: 'tg-roo', 'aria-labelledby': 'tg-roo-title' }),
-      gasoline: h('section', { id: 'tg-gasoline', 'aria-labelledby': 'tg-gasoline-title' }),
-    };
+    this.nav = h('nav', { 'aria-label': 'Sections' });
+    this.sections = Object.fromEntries(Object.entries(SECTION_IDS).map(([name, id]) => [name, h('section', { id, 'aria-labelledby': `${id}-title` })]));
     this.loadBanner = h('div', { class: 'tg-load-problems', 'aria-live': 'polite' });
+    this.title = h('h1', {});
+    this.intro = h('p', { class: 'tg-hint' });
+    this.main = h('main', {});
     const globalProblems = this.slots.slot('', [], { catchAll: true });
     put(this.root, 
       h('header', { class: 'tg-header' },
-        h('h1', {}, 'Tool permissions'),
-        h('p', { class: 'tg-hint' }, 'What an AI agent may run without asking, what asks first, and what is refused. Every check on this page is made by toolgate, the same engine the extension decides with.'),
+        this.title, this.intro,
         h('div', { class: 'tg-savebar' }, this.saveButton, this.discardButton, this.status),
-        this.summary, this.loadBanner, globalProblems, nav),
-      h('main', {}, ...Object.values(this.sections)));
+        this.summary, this.loadBanner, globalProblems, this.nav),
+      this.main);
+    this.layout();
     this.renderSaveBar();
+  }
+
+  /** The title, the links and the sections, in the embedder's order. */
+  layout() {
+    if (!this.main) return;
+    const agent = this.page.agentName ?? 'an AI agent';
+    this.title.textContent = this.page.title ?? 'Tool permissions';
+    this.intro.textContent = this.page.intro ?? `What ${agent} may run without asking, what asks first, and what is refused. Every check on this page is made by toolgate, the same engine the extension decides with.`;
+    const shown = this.sectionsShown();
+    put(this.nav, h('ul', {}, shown.map((name) => h('li', {}, h('a', { href: `#${SECTION_IDS[name]}` }, this.words(name, 'heading'))))));
+    put(this.main, ...shown.map((name) => this.sections[name]));
+    this.root.dataset.sections = shown.join(' ');
+    if (this.draft && this.saved) this.renderAll();
+    if (this.activity) this.renderActivity();
   }
 
   renderSaveBar() {
@@ -387,11 +451,11 @@ class SettingsPage {
 
   renderAll() {
     if (!this.draft) return;
-    this.renderMcp();
-    this.renderRules();
-    this.renderTryControls();
-    this.renderRoo();
-    this.renderGasoline();
+    if (this.shows('mcp')) this.renderMcp();
+    if (this.shows('rules')) this.renderRules();
+    if (this.shows('try')) this.renderTryControls();
+    if (this.shows('roo')) this.renderRoo();
+    if (this.shows('gasoline')) this.renderGasoline();
     this.slots.show(this.validation.errors, this.validation.warnings);
   }
 
@@ -468,8 +532,8 @@ class SettingsPage {
       : null;
 
     put(section, 
-      h('h2', { id: 'tg-mcp-title' }, 'MCP allowlist'),
-      h('p', { class: 'tg-hint' }, 'Cursor\'s allowlist: MCP tools named here run without asking when the mode uses the allowlist.'),
+      h('h2', { id: 'tg-mcp-title' }, this.words('mcp', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('mcp', 'help')),
       ...banners, modes, modeSlot, protections,
       h('h3', {}, 'Your allowlist', admin.isAdminControlled ? h('span', { class: 'tg-pill tg-pill-warning' }, ' ignored under admin control') : ''),
       empty, list, listSlot, add, adminList);
@@ -545,8 +609,10 @@ class SettingsPage {
   }
 
   toolNames() {
-    const builtIn = settingsTools(this.context);
-    const custom = new Set();
+    const catalogue = settingsTools(this.context);
+    // The embedder's tools, in their order; the catalogue's when they name none.
+    const builtIn = this.page.tools ? this.page.tools.map((t) => catalogue.find((c) => c.tool === t.name)).filter(Boolean) : catalogue;
+    const custom = new Set(this.page.tools?.map((t) => t.name).filter((name) => !builtIn.some((c) => c.tool === name)));
     for (const layer of this.layers()) for (const tool of Object.keys(layer.rules.tools ?? {})) custom.add(tool);
     for (const t of builtIn) custom.delete(t.tool);
     return { builtIn, custom: [...custom].sort() };
@@ -559,14 +625,15 @@ class SettingsPage {
     const layer = layers.find((l) => l.key === this.ui.layer) ?? layers[0];
     this.ui.layer = layer.key;
     const { builtIn, custom } = this.toolNames();
+    if (this.page.tools && ![...builtIn.map((t) => t.tool), ...custom].includes(this.ui.tool)) this.ui.tool = builtIn[0]?.tool ?? custom[0] ?? this.ui.tool;
     const tool = this.ui.tool;
     const rules = layer.rules.tools?.[tool] ?? {};
 
     const layerSelect = h('select', { id: 'tg-rules-layer', onchange: (e) => { this.ui.layer = e.target.value; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); } },
       layers.map((l) => h('option', { value: l.key, selected: l.key === layer.key }, l.label)));
     const toolSelect = h('select', { id: 'tg-rules-tool', onchange: (e) => { this.ui.tool = e.target.value; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); } },
-      h('optgroup', { label: 'Built-in tools' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, t.tool))),
-      custom.length ? h('optgroup', { label: 'Other tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, t))) : null);
+      h('optgroup', { label: 'Built-in tools' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, this.toolLabel(t.tool)))),
+      custom.length ? h('optgroup', { label: 'Other tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, this.toolLabel(t)))) : null);
     if (![...builtIn.map((t) => t.tool), ...custom].includes(tool)) toolSelect.append(h('option', { value: tool, selected: true }, tool));
 
     const modeOptions = (value) => [['', 'Not set'], ['allow', 'Allow'], ['confirm', 'Confirm'], ['deny', 'Deny']]
@@ -610,8 +677,8 @@ class SettingsPage {
         : h('p', { class: 'tg-hint' }, 'None yet.'));
 
     put(section, 
-      h('h2', { id: 'tg-rules-title' }, 'Terminal and tool rules'),
-      h('p', { class: 'tg-hint' }, 'Zed\'s tool permissions: per tool, regular expressions that always allow, always confirm or always deny a call, and a default. A terminal line is checked per sub-command. Deny and confirm rules of any layer win; a line runs only if every sub-command is allowed.'),
+      h('h2', { id: 'tg-rules-title' }, this.words('rules', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('rules', 'help')),
       h('div', { class: 'tg-toolbar' },
         h('div', { class: 'tg-field' }, h('label', { for: 'tg-rules-layer' }, 'Layer'), layerSelect),
         h('div', { class: 'tg-field' }, h('label', { for: 'tg-rules-tool' }, 'Tool'), toolSelect),
@@ -760,7 +827,7 @@ class SettingsPage {
     const kinds = new Map(builtIn.map((t) => [t.tool, t.input.kind]));
     for (const t of custom) kinds.set(t, 'opaque');
     kinds.set(CURSOR_MCP, 'mcpCall');
-    if (!kinds.has(this.ui.tryTool)) this.ui.tryTool = 'terminal';
+    if (!kinds.has(this.ui.tryTool)) this.ui.tryTool = builtIn[0]?.tool ?? custom[0] ?? 'terminal';
     const tool = this.ui.tryTool;
     const kind = kinds.get(tool);
     const labels = INPUT_LABELS[kind] ?? ['Input'];
@@ -768,9 +835,9 @@ class SettingsPage {
     this.ui.tryInputs[tool] = values;
 
     const select = h('select', { id: 'tg-try-tool', onchange: (e) => { this.ui.tryTool = e.target.value; this.renderTryControls(); this.renderTry(); this.persistDraft(); } },
-      h('optgroup', { label: 'Zed tools (your rules)' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, t.tool))),
-      custom.length ? h('optgroup', { label: 'Other tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, t))) : null,
-      h('optgroup', { label: 'Cursor' }, h('option', { value: CURSOR_MCP, selected: tool === CURSOR_MCP }, 'MCP tool call (your MCP allowlist)')));
+      h('optgroup', { label: 'Tools (your rules)' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, this.toolLabel(t.tool)))),
+      custom.length ? h('optgroup', { label: 'Other tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, this.toolLabel(t)))) : null,
+      this.shows('mcp') ? h('optgroup', { label: 'MCP' }, h('option', { value: CURSOR_MCP, selected: tool === CURSOR_MCP }, 'MCP tool call (your MCP allowlist)')) : null);
     const inputs = labels.map((label, i) => {
       const id = `tg-try-input-${i}`;
       return h('div', { class: 'tg-field tg-grow' }, h('label', { for: id }, label),
@@ -784,8 +851,8 @@ class SettingsPage {
         [['user', 'User'], ['project', 'Project']].map(([v, t]) => h('option', { value: v, selected: this.ui.tryLayer === v }, t))));
     this.tryResult = h('div', { id: 'tg-try-result', 'aria-live': 'polite' });
     put(section, 
-      h('h2', { id: 'tg-try-title' }, 'Try a call'),
-      h('p', { class: 'tg-hint' }, 'See what the agent\'s call would do with these settings (saved or not) — the decision the extension makes.'),
+      h('h2', { id: 'tg-try-title' }, this.words('try', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('try', 'help')),
       h('div', { class: 'tg-toolbar' }, h('div', { class: 'tg-field' }, h('label', { for: 'tg-try-tool' }, 'Tool'), select), ...inputs, layerSelect),
       this.tryResult);
   }
@@ -898,8 +965,8 @@ class SettingsPage {
       this.root.querySelector('#tg-roo-slug')?.focus();
     } }, 'Add a mode');
     const header = [
-      h('h2', { id: 'tg-roo-title' }, 'Per-mode MCP restrictions'),
-      h('p', { class: 'tg-hint' }, 'Roo Code: which MCP servers and tools each mode may use. Disallowed wins over allowed; with nothing allowed, every server enabled by default may be used.'),
+      h('h2', { id: 'tg-roo-title' }, this.words('roo', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('roo', 'help')),
     ];
     if (!mode) {
       put(section, ...header, h('p', { class: 'tg-hint' }, 'No modes with restrictions yet.'), addMode, this.slots.slot('roo', [], { catchAll: true }));
@@ -1007,6 +1074,112 @@ class SettingsPage {
     this.renderPreviews();
   }
 
+  // --- The agent's session: grants, proposals, recent decisions -------------------------------
+
+  renderActivity() {
+    if (!this.activity) return;
+    if (this.shows('grants')) this.renderGrants();
+    if (this.shows('proposals')) this.renderProposals();
+    if (this.shows('log')) this.renderLog();
+  }
+
+  /** When a grant stops, in words: "for this session", "until 14:05", "always". */
+  grantScope(g) {
+    if (g.scope === 'timed' && g.expiresAt !== undefined) {
+      return `until ${new Date(g.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+    }
+    return SCOPE_TEXT[g.scope] ?? g.scope;
+  }
+
+  renderGrants() {
+    const { grants, problems } = this.activity;
+    // A grant's display quotes its rules in backticks (`npm test`, `src/`): shown as code here.
+    const plain = (g) => g.display.replaceAll('`', '');
+    const rows = grants.map((g) => h('tr', { 'data-grant': g.id },
+      h('td', {}, code(plain(g))),
+      h('td', {}, this.toolLabel(g.tool)),
+      h('td', {}, this.grantScope(g)),
+      h('td', {}, h('button', { type: 'button', class: 'tg-secondary', 'aria-label': `Revoke ${plain(g)} for ${this.toolLabel(g.tool)}`,
+        onclick: (e) => { e.target.disabled = true; this.setStatus(`Revoking ${plain(g)}…`); this.link.post({ type: 'revoke', id: g.id }); } }, 'Revoke'))));
+    put(this.sections.grants,
+      h('h2', { id: 'tg-grants-title' }, this.words('grants', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('grants', 'help')),
+      ...problems.map((p) => renderProblem(p, {})),
+      grants.length
+        ? h('table', { class: 'tg-table tg-activity-table', id: 'tg-grants-table' },
+          h('thead', {}, h('tr', {}, ['Allowed', 'Tool', 'For how long', h('span', { class: 'tg-sr-only' }, 'Revoke')].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, rows))
+        : h('p', { class: 'tg-hint', id: 'tg-grants-none' }, 'Nothing allowed beyond your rules.'));
+  }
+
+  /** Adds a proposal's rule to the user's rules in the draft (saved with the rest). */
+  addProposal(p) {
+    if (p.rule.pattern !== undefined) {
+      const tools = (this.draft.rules.user.tools ??= {});
+      const rules = (tools[p.tool] ??= {});
+      rules.alwaysAllow = [...(rules.alwaysAllow ?? []), { pattern: p.rule.pattern }];
+    } else if (p.rule.mcp !== undefined) {
+      this.draft.mcp.mcpAllowedTools = [...this.draft.mcp.mcpAllowedTools, p.rule.mcp];
+    }
+    this.changed({ structural: true, now: true });
+    this.renderProposals();
+    this.setStatus(`Added ${p.display} to your rules: save to keep it.`);
+  }
+
+  /** Whether the draft already has a proposal's rule. */
+  hasProposal(p) {
+    if (p.rule.pattern !== undefined) return (this.draft?.rules.user.tools?.[p.tool]?.alwaysAllow ?? []).some((r) => r.pattern === p.rule.pattern);
+    if (p.rule.mcp !== undefined) return (this.draft?.mcp.mcpAllowedTools ?? []).includes(p.rule.mcp);
+    return true;
+  }
+
+  renderProposals() {
+    const proposals = this.activity.proposals.filter((p) => p.rule.pattern !== undefined || p.rule.mcp !== undefined);
+    const items = proposals.map((p, i) => {
+      const added = this.hasProposal(p);
+      return h('li', { class: 'tg-proposal' },
+        h('p', {}, 'You approved ', code(p.display), ` (${this.toolLabel(p.tool)}) ${p.covers.length} time${p.covers.length === 1 ? '' : 's'}: a rule would have saved ${p.saves} prompt${p.saves === 1 ? '' : 's'}.`),
+        h('p', { class: 'tg-hint' }, 'Rule: ', code(p.rule.pattern ?? p.rule.mcp)),
+        h('button', { type: 'button', id: `tg-proposal-${i}`, class: 'tg-secondary', disabled: added || !this.draft,
+          'aria-label': added ? `In your rules: ${p.display}` : `Add to your rules: ${p.display}`, onclick: () => this.addProposal(p) }, added ? 'In your rules' : 'Add to your rules'));
+    });
+    put(this.sections.proposals,
+      h('h2', { id: 'tg-proposals-title' }, this.words('proposals', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('proposals', 'help')),
+      items.length ? h('ul', { class: 'tg-proposals', id: 'tg-proposals-list' }, items) : h('p', { class: 'tg-hint' }, 'No suggestion yet: they come from calls you approved more than once.'));
+  }
+
+  renderLog() {
+    const { log } = this.activity;
+    const answers = new Map(log.filter((r) => r.event === 'answer').map((r) => [`${r.session}:${r.callId}`, r]));
+    const decisions = log.filter((r) => r.event === 'decision').reverse();
+    const tools = [...new Set(decisions.map((r) => r.tool))].sort();
+    const { outcome, tool } = this.logFilter;
+    const shown = decisions.filter((r) => (!outcome || r.outcome === outcome) && (!tool || r.tool === tool));
+    const happened = (r) => {
+      if (r.outcome !== 'confirm') return OUTCOME_TEXT[r.outcome];
+      const a = answers.get(`${r.session}:${r.callId}`);
+      if (!a) return 'Asked; not answered';
+      const who = a.by === 'reviewer' ? 'the reviewer' : 'you';
+      return a.outcome === 'allow' ? `Asked; ${who} allowed it${a.scope && a.scope !== 'once' ? ` (${ANSWER_SCOPE_TEXT[a.scope] ?? a.scope})` : ''}` : `Asked; ${who} refused it`;
+    };
+    const filter = (id, label, value, options, key) => h('div', { class: 'tg-field' }, h('label', { for: id }, label),
+      h('select', { id, onchange: (e) => { this.logFilter[key] = e.target.value; this.renderLog(); document.getElementById(id)?.focus(); } },
+        options.map(([v, text]) => h('option', { value: v, selected: value === v }, text))));
+    put(this.sections.log,
+      h('h2', { id: 'tg-log-title' }, this.words('log', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('log', 'help')),
+      h('div', { class: 'tg-toolbar' },
+        filter('tg-log-outcome', 'Outcome', outcome, [['', 'All'], ['allow', OUTCOME_TEXT.allow], ['confirm', OUTCOME_TEXT.confirm], ['deny', OUTCOME_TEXT.deny]], 'outcome'),
+        filter('tg-log-tool', 'Tool', tool, [['', 'All'], ...tools.map((t) => [t, this.toolLabel(t)])], 'tool')),
+      shown.length
+        ? h('table', { class: 'tg-table tg-activity-table', id: 'tg-log-table' },
+          h('thead', {}, h('tr', {}, ['Tool', 'Call', 'What happened'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, shown.map((r) => h('tr', { 'data-outcome': r.outcome },
+            h('td', {}, this.toolLabel(r.tool)), h('td', {}, code((r.inputs ?? []).join(' '))), h('td', {}, happened(r))))))
+        : h('p', { class: 'tg-hint' }, decisions.length ? 'No decision matches these filters.' : 'No decision yet.'));
+  }
+
   // --- Gasoline ------------------------------------------------------------------------------
 
   renderGasoline() {
@@ -1034,8 +1207,8 @@ class SettingsPage {
     const slot = this.slots.slot('gasoline.yaml', [area], { goTo, onShow: (problems) => { badLines = new Set(problems.map((p) => p.line).filter(Boolean)); numberLines(); } });
     this.gasolineSummary = h('div', { id: 'tg-gasoline-summary', 'aria-live': 'polite' });
     put(section, 
-      h('h2', { id: 'tg-gasoline-title' }, 'Gasoline allowlist'),
-      h('p', { class: 'tg-hint' }, 'The MCP server\'s allowlist.yaml: patterns ', code('*'), ', ', code('tool.*'), ' and ', code('tool.action'), ', matched ignoring case. An empty list allows everything.'),
+      h('h2', { id: 'tg-gasoline-title' }, this.words('gasoline', 'heading')),
+      h('p', { class: 'tg-hint' }, this.words('gasoline', 'help')),
       h('label', { for: 'tg-gasoline-yaml' }, 'allowlist.yaml'),
       h('div', { class: 'tg-editor' }, gutter, area),
       slot, this.gasolineSummary);

@@ -21,7 +21,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The `type`s of the messages a host sends to the page (PROTOCOL.md).
-pub const HOST_MESSAGE_TYPES: [&str; 3] = ["load", "saved", "rejected"];
+pub const HOST_MESSAGE_TYPES: [&str; 4] = ["load", "saved", "rejected", "activity"];
 
 fn get(target: &JsValue, key: &str) -> Option<JsValue> {
     js_sys::Reflect::get(target, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined() && !v.is_null())

@@ -260,3 +260,71 @@ test('an extension bundled with esbuild uses the host half by name, with the too
     { cwd: '/', encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   assert.deepEqual(JSON.parse(out), { answers: ['rejected', 'saved'], persisted: 1, settings: ['github:*'] });
 });
+
+test("the embedder's page options travel in load; a section or option it does not have is a TypeError naming it", async () => {
+  const page = { sections: ['rules', 'try'], title: 'Acme', agentName: 'Acme Agent', words: { rules: { help: 'Rules for {agent}.' } }, tools: [{ name: 'terminal', label: 'Run' }] };
+  const { webview, host } = setUp({ page });
+  webview.send({ type: 'ready', protocol: PROTOCOL_VERSION });
+  await host.idle();
+  assert.deepEqual(webview.received[0].page, page);
+  const wrong = (p) => () => createSettingsHost({ webview: fakeWebview(), load: () => ({}), persist: () => {}, page: p });
+  assert.throws(wrong({ sections: ['rules', 'history'] }), /page\.sections\[1\] "history" is not a section/);
+  assert.throws(wrong({ sections: [] }), /page\.sections must list at least one section/);
+  assert.throws(wrong({ heading: 'x' }), /page\.heading is not an option/);
+  assert.throws(wrong({ words: { try: { title: 'x' } } }), /page\.words\.try\.title must be heading or help/);
+  assert.throws(wrong({ tools: [{ label: 'Run' }] }), /page\.tools\[0\] must be \{ name: string, label\?: string \}/);
+  assert.throws(() => createSettingsHost({ webview: fakeWebview(), load: () => ({}), persist: () => {}, activity: {} }), /activity\.session must be a Session/);
+});
+
+test("the agent's session: grants, log and proposals after load; a revoke in the page revokes in the session, a lasting one goes to onRevoke", async () => {
+  let now = 1000;
+  const settings = engine.validateSettings(stored, context).settings;
+  const session = new engine.Session(engine.settingsPolicy(settings, context), { name: 'agent' });
+  for (const [input, scope] of [['npm test', 'once'], ['npm test -- --watch', 'once'], ['cargo build', 'session'], ['make', 'user']]) {
+    const d = session.decide('terminal', input, { now: ++now });
+    session.answer({ callId: d.callId, allow: true, scope }, now);
+  }
+  const revoked = [];
+  const { webview, host } = setUp({ activity: { session: () => session, now: () => now, onRevoke: (persist) => revoked.push(persist) } });
+  webview.send({ type: 'ready', protocol: PROTOCOL_VERSION });
+  await host.idle();
+  assert.deepEqual(webview.received.map((m) => m.type), ['load', 'activity']);
+  const activity = webview.received[1];
+  assert.deepEqual(activity.grants.map((g) => [g.display, g.scope]), [['`cargo build`', 'session'], ['`make`', 'user']]);
+  assert.deepEqual(activity.log.filter((r) => r.event === 'decision').map((r) => r.inputs[0]), ['npm test', 'npm test -- --watch', 'cargo build', 'make']);
+  assert.deepEqual(activity.proposals.map((p) => [p.display, p.saves]), [['npm test', 2]]);
+
+  const [sessionGrant, userGrant] = activity.grants;
+  webview.send({ type: 'revoke', id: sessionGrant.id });
+  await host.idle();
+  assert.deepEqual(webview.received.at(-1).grants.map((g) => g.id), [userGrant.id]);
+  assert.deepEqual(revoked, [], 'a session grant has nothing to take out of the settings');
+  webview.send({ type: 'revoke', id: userGrant.id });
+  await host.idle();
+  assert.equal(revoked.length, 1);
+  assert.equal(revoked[0].layer, 'user');
+  webview.send({ type: 'revoke', id: 'g99' });
+  await host.idle();
+  assert.equal(webview.received.at(-1).problems[0].code, 'revokeFailed');
+  // After the agent's next calls, the extension sends the activity again.
+  session.decide('terminal', 'ls', { now: ++now });
+  await host.refreshActivity();
+  assert.equal(webview.received.at(-1).log.at(-1).inputs[0], 'ls');
+});
+
+test("docs/settings-page.md's embedding example runs as written, and each value its comments claim is what it returns", async () => {
+  const doc = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'settings-page.md'), 'utf8');
+  const block = [...doc.matchAll(/^```js\n([\s\S]*?)^```/gm)].map((m) => m[1]).find((b) => b.includes('page: {'));
+  assert.ok(block, 'the example block');
+  let claims = 0;
+  const body = block.replace(/^(.+?);\s*\/\/\s*(\[.*?\])$/gm, (line, expr, literal) => { claims++; return `__claim(${expr}, ${literal}, ${JSON.stringify(line)});`; });
+  const requireFromPkg = (name) => require(name.replace(/^toolgate\/settings-page\/host$/, join(pkg, 'settings-page', 'host.cjs')).replace(/^toolgate\/tools$/, join(pkg, 'tools', 'node', 'toolgate_tools.js')));
+  let checked = 0;
+  const AsyncFunction = (async () => {}).constructor;
+  await new AsyncFunction('require', '__claim', body)(requireFromPkg, (actual, expected, line) => {
+    assert.deepEqual(actual, expected, line);
+    checked++;
+  });
+  assert.equal(checked, claims);
+  assert.equal(checked, 3);
+});

@@ -3,7 +3,8 @@
 import { createSettingsHost, settingsPageHtml, type CompleteSettings, type SettingsHost, type WebviewLike } from 'toolgate/settings-page/host';
 import type { HostMessage, WebviewMessage, LoadMessage, PageSettings, PageContext } from 'toolgate/settings-page/protocol';
 import { startSettingsPage } from 'toolgate/settings-page';
-import { Policy, settingsPolicy, validateSettings, applySettingsChange, type SettingsValidation } from 'toolgate/tools';
+import { Policy, Session, settingsPolicy, validateSettings, applySettingsChange, type SettingsValidation } from 'toolgate/tools';
+import type { PageOptions } from 'toolgate/settings-page/host';
 
 declare const webview: WebviewLike;
 const settings: PageSettings = {
@@ -35,8 +36,20 @@ function onMessage(message: HostMessage): string {
     case 'load': return (message satisfies LoadMessage).context.catalogue?.servers?.[0]?.name ?? '';
     case 'saved': return String(message.id);
     case 'rejected': return message.errors.map((e) => e.path ?? '').join();
+    case 'activity': return message.grants.map((g) => g.display).concat(message.proposals.map((p) => p.display)).join();
   }
 }
+
+// An embedder's own page, with the agent's session.
+const minimal: PageOptions = { sections: ['rules', 'try'], agentName: 'Acme', tools: [{ name: 'terminal', label: 'Run a command' }], words: { rules: { heading: 'Commands' } } };
+// @ts-expect-error a section the page does not have
+const noSuchSection: PageOptions = { sections: ['history'] };
+const session = new Session(settingsPolicy(settings, context));
+const withSession: SettingsHost = createSettingsHost({
+  webview, load: () => settings, persist: () => {}, page: minimal,
+  activity: { session: () => session, now: () => 0, onRevoke: async (persist) => { void persist; } },
+});
+const refreshed: Promise<void> = withSession.refreshActivity();
 const ready: WebviewMessage = { type: 'ready', protocol: 1 };
 // @ts-expect-error a save carries settings
 const bad: WebviewMessage = { type: 'save', id: 1 };
@@ -47,4 +60,4 @@ async function page(): Promise<unknown> {
   return startSettingsPage(document.getElementById('toolgate-settings'), { storageKey: 'x' });
 }
 
-export { inForce, html, firstColumn, policy, changedSettings, onMessage, ready, bad, badMode, page };
+export { inForce, html, firstColumn, policy, changedSettings, onMessage, ready, bad, badMode, page, noSuchSection, refreshed };
