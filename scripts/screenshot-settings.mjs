@@ -45,7 +45,7 @@ try {
     await page.goto(`${origin}/settings.html?page=minimal&theme=${theme}`);
     await page.waitForSelector('body[data-ready="true"]');
     await page.fill('#tg-try-input-0', 'npm test && git push --force');
-    await page.waitForFunction(() => document.querySelector('#tg-try-items'));
+    await page.waitForFunction(() => /npm test/.test(document.querySelector('#tg-try-items')?.textContent ?? ''));
     await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
     const top = await page.locator('#toolgate-settings').boundingBox();
     const end = await page.locator('#tg-try').boundingBox();

@@ -671,7 +671,7 @@ class SettingsPage {
           const count = LISTS.reduce((n, l) => n + (r[l]?.length ?? 0), 0);
           return h('li', {}, h('button', { type: 'button', class: `tg-chip${name === tool ? ' tg-chip-current' : ''}`, 'aria-pressed': String(name === tool),
             onclick: () => { this.ui.tool = name; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); this.root.querySelector('#tg-rules-tool')?.focus(); } },
-          `${name}: ${count} rule(s)${r.defaultMode ? `, default ${r.defaultMode}` : ''}`),
+          `${this.toolLabel(name)}: ${count} rule(s)${r.defaultMode ? `, default ${r.defaultMode}` : ''}`),
           this.slots.slot(`${layer.path}.tools.${name}`));
         }))
         : h('p', { class: 'tg-hint' }, 'None yet.'));

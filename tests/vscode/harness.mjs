@@ -130,13 +130,15 @@ export async function openVsCode(options = {}) {
   s.hostDecisions = async (calls) => (await s.ask({ action: 'decide', calls })).decisions;
 
   /** Opens the settings page (the command toolgate.openSettings) and finds its webview frame. */
-  s.openSettings = async (timeout = UI_MS * 2) => {
-    await s.ask({ action: 'openSettings' });
+  s.openSettings = async (timeout = UI_MS * 2, { minimal = false } = {}) => {
+    await s.ask({ action: 'openSettings', minimal });
     const deadline = Date.now() + timeout;
     for (;;) {
       for (const f of s.page.frames()) {
         try {
-          if (await f.evaluate(() => document.body?.dataset.ready === 'true' && !!document.getElementById('toolgate-settings'))) {
+          // The minimal page shows only the rules and "Try a call"; the full one every section.
+          if (await f.evaluate((m) => document.body?.dataset.ready === 'true'
+            && (document.getElementById('toolgate-settings')?.dataset.sections === 'rules try') === m, minimal)) {
             s.frame = f;
             // CSP violations while the page loaded reach the console (ourErrors); from now on a
             // listener in the page's window records them too. (An init script's listener would not

@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ACTIVATION_MS, UI_MS, difference, openVsCode, readJson, sleep } from './harness.mjs';
@@ -75,6 +76,8 @@ const CALLS = [
   { mcp: { server: 'cursor-ide-browser', tool: 'navigate' } },
 ];
 
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let s;
 
@@ -303,4 +306,43 @@ test('a session answer stops the asking until the session ends, and an hour\'s a
   await s.waitUntil(async () => (await s.ask({ action: 'grants' })).grants.every((g) => g.scope === 'workspace'));
   assert.deepEqual((await s.ask({ action: 'session', calls: [test, build] })).decisions.map((d) => d.outcome), ['confirm', 'confirm']);
   assert.deepEqual(s.ourErrors(), []);
+});
+
+test('the settings page shows the session: a grant made at a prompt appears there and is revoked there; axe finds no violation', { timeout: 180000 }, async () => {
+  const call = { tool: 'terminal', input: 'poetry run pytest -q' };
+  const play = s.send({ action: 'play', calls: [call] });
+  await s.answerDialog(/allows `poetry run` only/, 'Allow for this session');
+  await s.answer(play);
+  // The page was told: the grant is listed, with how long it lasts.
+  await s.frame.waitForFunction(() => [...document.querySelectorAll('#tg-grants-table tbody tr')]
+    .some((r) => r.cells[0].textContent === 'poetry run' && r.cells[2].textContent === 'for this session'), null, { timeout: UI_MS });
+  await s.frame.click('button[aria-label="Revoke poetry run for terminal"]');
+  await s.waitUntil(async () => !(await s.ask({ action: 'grants' })).grants.some((g) => g.display === '`poetry run`'));
+  assert.equal((await s.ask({ action: 'session', calls: [call] })).decisions[0].outcome, 'confirm', 'revoked: it asks again');
+  await s.frame.waitForFunction(() => ![...document.querySelectorAll('#tg-grants-table tbody tr')].some((r) => r.cells[0].textContent === 'poetry run'), null, { timeout: UI_MS });
+  // The decision log lists the call, and what the person answered.
+  assert.ok((await s.frame.locator('#tg-log-table tbody tr').allTextContents()).some((t) => /poetry run pytest -q.*you allowed it \(for this session\)/.test(t)));
+  // axe is given to the frame as DevTools gives a script, which the page's CSP does not govern.
+  await s.frame.evaluate(AXE);
+  const found = await s.frame.evaluate(async () => {
+    const result = await globalThis.axe.run(document.getElementById('toolgate-settings'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
+  });
+  assert.deepEqual(found, []);
+  assert.deepEqual(s.ourErrors(), []);
+});
+
+test("the minimal embedding: the author's title, only the command rules and \"Try a call\", their tools' names", { timeout: 120000 }, async () => {
+  await s.openSettings(UI_MS * 2, { minimal: true });
+  assert.deepEqual(await s.frame.locator('main > section').evaluateAll((e) => e.map((x) => x.id)), ['tg-rules', 'tg-try']);
+  assert.equal(await s.frame.textContent('h1'), 'Example Agent: command rules');
+  // The author's tools, by their names; the catalogue's others are gone, except those the user has
+  // rules for (fetch, read_file, an MCP tool), which stay reachable after them.
+  const tools = await s.frame.locator('#tg-try-tool option').allTextContents();
+  assert.deepEqual(tools.slice(0, 2), ['Run a command', 'Edit a file']);
+  assert.ok(tools.includes('fetch') && !['terminal', 'grep', 'delete_path', 'list_directory'].some((t) => tools.includes(t)), JSON.stringify(tools));
+  // It decides as the host: the user's deny rule refuses sudo.
+  await s.frame.fill('#tg-try-input-0', 'sudo ls');
+  await s.frame.waitForFunction(() => document.querySelector('#tg-try-verdict')?.textContent === 'Refused', null, { timeout: UI_MS });
+  assert.deepEqual(await s.cspViolations(), []);
 });

@@ -8,7 +8,11 @@
 //                                 settings (workspace or user); the others last as long as they say.
 //   toolgate: End the agent session — session and timed answers are forgotten.
 //   toolgate: Open settings     — the settings page (toolgate/settings-page) in a webview panel,
-//                                 connected with the host half (toolgate/settings-page/host).
+//                                 connected with the host half (toolgate/settings-page/host), with
+//                                 the agent's session: what you allowed (revoke it there), the
+//                                 rules your approvals suggest, the recent decisions.
+//   toolgate: Open command rules — the same page as a minimal embedding: only the command and
+//                                 file rules and "Try a call", in this agent's words.
 //
 // Where the settings live (VS Code's own settings, see package.json `contributes.configuration`):
 //   toolgate.mcp, toolgate.roo, toolgate.gasoline   user settings (application scope)
@@ -24,6 +28,15 @@ const { Decider, describeCall, isMcp } = require('./decide');
 const { AGENT_CALLS, CATALOGUE } = require('./agent');
 
 const SECTION = 'toolgate';
+
+/** The minimal embedding: this agent's command and file rules and "Try a call", in its words. */
+const MINIMAL_PAGE = {
+  sections: ['rules', 'try'],
+  title: 'Example Agent: command rules',
+  agentName: 'Example Agent',
+  words: { rules: { heading: 'Command and file rules', help: 'What Example Agent may run or edit without asking, what asks first, and what is refused: regular expressions per tool. A command line is checked per sub-command.' } },
+  tools: [{ name: 'terminal', label: 'Run a command' }, { name: 'edit_file', label: 'Edit a file' }],
+};
 const { Global, Workspace } = vscode.ConfigurationTarget;
 
 /** JSON with sorted keys: compares settings whatever order their keys came in. */
@@ -122,11 +135,25 @@ class Extension {
     this.writeSessionLog();
   }
 
-  /** The session's new log records, as JSON lines, in the output channel. */
+  /** The session's new log records, as JSON lines, in the output channel; an open page is told. */
   writeSessionLog() {
     const lines = this.session.logLines(this.logged).split('\n').filter(Boolean);
     for (const line of lines) this.log.appendLine(`[session] ${line}`);
     if (lines.length) this.logged = JSON.parse(lines[lines.length - 1]).seq;
+    if (lines.length && this.panel) this.panel.host.refreshActivity();
+  }
+
+  /** A lasting grant revoked in the page: its rule comes out of VS Code's settings. */
+  async forget(persist) {
+    let settings = this.settings;
+    for (const change of persist.changes) {
+      const rules = settings.rules[persist.layer === 'project' ? 'project' : 'user'].tools?.[change.tool]?.alwaysAllow ?? [];
+      const kept = rules.filter((r) => JSON.stringify(r) !== JSON.stringify(change.rule));
+      const layer = persist.layer === 'project' ? 'project' : 'user';
+      settings = { ...settings, rules: { ...settings.rules, [layer]: { ...settings.rules[layer], tools: { ...settings.rules[layer].tools, [change.tool]: { ...settings.rules[layer].tools[change.tool], alwaysAllow: kept } } } } };
+    }
+    await this.save(settings);
+    this.writeSessionLog();
   }
 
   /** The session's decision about a tool call (it remembers the call for its answer). */
@@ -163,14 +190,20 @@ class Extension {
 
   // --- toolgate: Open settings ------------------------------------------------------------------
 
-  openSettings() {
-    if (this.panel) {
+  /**
+   * The full page: every settings section and the agent's session. `minimal`: only the rules and
+   * "Try a call", with this agent's names for its tools.
+   */
+  openSettings({ minimal = false } = {}) {
+    if (this.panel?.minimal === minimal) {
       this.panel.panel.reveal();
       return this.panel.panel;
     }
+    this.panel?.panel.dispose();
     const webviewRoot = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview');
     const root = vscode.Uri.joinPath(webviewRoot, 'settings-page');
-    const panel = vscode.window.createWebviewPanel('toolgate.settings', 'Tool permissions', vscode.ViewColumn.Active, {
+    const title = minimal ? 'Example Agent: command rules' : 'Tool permissions';
+    const panel = vscode.window.createWebviewPanel('toolgate.settings', title, vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [webviewRoot], // the page's script and style, and its module: nothing else
     });
@@ -183,6 +216,13 @@ class Extension {
       // Validated again by the host half and persisted: decide with them from now on.
       onDidSave: () => this.use(host.settings, 'saved in the settings page'),
       log: (message, level) => this.log.appendLine(`[settings page ${level}] ${message}`),
+      ...(minimal
+        ? { page: MINIMAL_PAGE }
+        : {
+          page: { agentName: 'Example Agent' },
+          // The session's grants (revoked in the page), its approvals' suggested rules, its decisions.
+          activity: { session: () => this.session, now: () => this.now(), onRevoke: (persist) => this.forget(persist) },
+        }),
     });
     // The HTML (strict CSP: scripts and styles from the webview's own source, 'wasm-unsafe-eval'
     // to compile the core; no inline script or style) is set after the host listens for `ready`.
@@ -191,7 +231,7 @@ class Extension {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'settings-page.js')),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'settings-page.css')),
     });
-    this.panel = { panel, host };
+    this.panel = { panel, host, minimal };
     panel.onDidDispose(() => {
       host.dispose();
       if (this.panel?.panel === panel) this.panel = undefined;
@@ -293,6 +333,7 @@ function activate(context) {
     ext,
     vscode.commands.registerCommand('toolgate.playAgentCalls', () => ext.playAgentCalls()),
     vscode.commands.registerCommand('toolgate.openSettings', () => { ext.openSettings(); }),
+    vscode.commands.registerCommand('toolgate.openCommandRules', () => { ext.openSettings({ minimal: true }); }),
     vscode.commands.registerCommand('toolgate.endSession', () => ext.endSession()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION) && !ext.persisting) ext.reload('changed in VS Code settings');
@@ -304,7 +345,7 @@ function activate(context) {
   if (process.env.TOOLGATE_EXAMPLE_TEST_DIR) {
     require('./test-hook').startTestHook(ext, process.env.TOOLGATE_EXAMPLE_TEST_DIR, context);
   }
-  return { decide: (call) => ext.decide(call), openSettings: () => ext.openSettings() };
+  return { decide: (call) => ext.decide(call), openSettings: (options) => ext.openSettings(options) };
 }
 
 function deactivate() {}

@@ -10,7 +10,8 @@
 //   { action: 'decide', calls: [call…] }   → { decisions: [decision…], settings }  (the host's
 //                                            decisions with the settings in force, as decide.js makes
 //                                            them; for tool calls also the engine's option labels)
-//   { action: 'openSettings' }             → runs the command toolgate.openSettings
+//   { action: 'openSettings', minimal? }   → runs the command toolgate.openSettings (minimal:
+//                                            toolgate.openCommandRules)
 //   { action: 'play', calls: [call…] }     → { played: [{ call, outcome, answer }…] } once every
 //                                            prompt was answered (the test clicks them meanwhile)
 //   { action: 'session', calls: [call…] }  → { decisions: [{ outcome, grantedBy, options }…] }: the
@@ -48,7 +49,7 @@ function startTestHook(ext, dir, context) {
           settings: ext.settings,
         };
       case 'openSettings':
-        await vscode.commands.executeCommand('toolgate.openSettings');
+        await vscode.commands.executeCommand(request.minimal ? 'toolgate.openCommandRules' : 'toolgate.openSettings');
         return { opened: true };
       case 'play':
         return { played: await ext.playAgentCalls(request.calls) };
