@@ -2,35 +2,20 @@
 // strict CSP (the `npm start` stand-in host): only the sections they choose, in their words, with
 // their tools; the agent's session (grants to revoke, the decision log, suggested rules); and an
 // accessibility audit (axe-core) of the minimal and the full page in light, dark and high contrast.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { serveWithChromium } from './standin.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 10000 };
-let server, browser, origin;
-
-before(async () => {
-  server = await startServer(0);
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const running = serveWithChromium();
 
 /** The stand-in page with `query`, once it shows the loaded settings; errors and CSP violations recorded. */
 async function open(query, { bypassCSP = false } = {}) {
-  const context = await browser.newContext({ bypassCSP, viewport: { width: 1100, height: 900 } });
+  const context = await running.browser.newContext({ bypassCSP, viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -39,7 +24,7 @@ async function open(query, { bypassCSP = false } = {}) {
     document.addEventListener('securitypolicyviolation', (e) => (globalThis.__cspViolations ??= []).push(e.violatedDirective));
   });
   page.setDefaultTimeout(WAIT.timeout);
-  await page.goto(`${origin}/settings.html${query}`);
+  await page.goto(`${running.origin}/settings.html${query}`);
   await page.waitForSelector('body[data-ready="true"]', WAIT);
   return { page, problems, context };
 }

@@ -5,13 +5,12 @@
 //     (with getState/setState) injected before the page runs — talking to the Node host half
 //     over the engine's Node build.
 // Every wait is bounded.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { serveWithChromium } from './standin.mjs';
 
 const require = createRequire(import.meta.url);
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'pkg');
@@ -19,25 +18,11 @@ const { createSettingsHost, settingsPageHtml } = require(join(pkg, 'settings-pag
 
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'";
 const WAIT = { timeout: 10000 };
-let server, browser, origin;
-
-before(async () => {
-  server = await startServer(0);
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const running = serveWithChromium();
 
 /** A fresh page that records console errors, page errors and CSP violations. */
 async function newPage(context) {
-  const page = await (context ?? browser).newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await (context ?? running.browser).newPage({ viewport: { width: 1100, height: 900 } });
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
@@ -51,9 +36,9 @@ async function newPage(context) {
 }
 
 async function openStandin(query = '') {
-  const context = await browser.newContext();
+  const context = await running.browser.newContext();
   const { page, problems } = await newPage(context);
-  await page.goto(`${origin}/settings.html${query}`);
+  await page.goto(`${running.origin}/settings.html${query}`);
   await page.waitForSelector('body[data-ready="true"]', WAIT);
   return { page, problems, context };
 }
@@ -352,12 +337,12 @@ test('embedded as an extension does it: strict CSP from settingsPageHtml, VS Cod
       };
     };
   });
-  const html = settingsPageHtml({ cspSource: origin, scriptUri: `${origin}/pkg/settings-page/settings-page.js`, styleUri: `${origin}/pkg/settings-page/settings-page.css` });
-  await page.route(`${origin}/webview.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-  await page.goto(`${origin}/webview.html`);
+  const html = settingsPageHtml({ cspSource: running.origin, scriptUri: `${running.origin}/pkg/settings-page/settings-page.js`, styleUri: `${running.origin}/pkg/settings-page/settings-page.css` });
+  await page.route(`${running.origin}/webview.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`${running.origin}/webview.html`);
   await page.waitForSelector('body[data-ready="true"]', WAIT);
   assert.equal(await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'),
-    `default-src 'none'; script-src ${origin} 'wasm-unsafe-eval'; style-src ${origin}; connect-src ${origin}`);
+    `default-src 'none'; script-src ${running.origin} 'wasm-unsafe-eval'; style-src ${running.origin}; connect-src ${running.origin}`);
   assert.deepEqual(await page.locator('#tg-mcp-entries input').evaluateAll((els) => els.map((e) => e.value)), ['github:*']);
 
   // An invalid entry: shown in the page, rejected by the host half, never persisted.
