@@ -119,3 +119,24 @@ test('accessibility: axe-core finds no violation in the minimal and the full pag
     }
   }
 });
+
+test("keyboard only: Tab reaches the session's Revoke and Add buttons, and Enter works them", async () => {
+  const { page, context } = await open('?session=1');
+  await page.waitForSelector('#tg-grants-table', WAIT);
+  /** Presses Tab until the focused element's accessible label matches, at most `limit` times. */
+  const tabTo = async (pattern, limit = 400) => {
+    for (let i = 0; i < limit; i++) {
+      await page.keyboard.press('Tab');
+      const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+      if (pattern.test(label)) return label;
+    }
+    throw new Error(`Tab never reached ${pattern}`);
+  };
+  assert.equal(await tabTo(/^Revoke docker compose/), 'Revoke docker compose for terminal');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => ![...document.querySelectorAll('#tg-grants-table tbody tr')].some((r) => r.cells[0].textContent === 'docker compose'), null, WAIT);
+  assert.equal(await tabTo(/^Add to your rules/), 'Add to your rules: npm test');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#toolgate-settings[data-dirty="true"]', WAIT);
+  await context.close();
+});
