@@ -1,12 +1,15 @@
 // The host half of toolgate's settings page (`toolgate/settings-page/host`). See PROTOCOL.md.
 import type { PageContext, PageSettings, Problem, SettingsValidation } from '../tools/web/toolgate_tools.js';
-import type { CompleteSettings, HostMessage, PageOptions, WebviewMessage } from './protocol.js';
+import type { CompleteSettings, HostMessage, PageOptions, SectionName, WebviewMessage } from './protocol.js';
 
 export type { ActivityMessage, CompleteSettings, HostMessage, PageOptions, SectionName, WebviewMessage } from './protocol.js';
 export type { PageContext, PageSettings, Problem, SettingsValidation } from '../tools/web/toolgate_tools.js';
 
 /** The protocol version this host speaks. */
 export declare const PROTOCOL_VERSION: 1;
+
+/** The page's sections, in the order `page.sections` may name them. */
+export declare const SECTIONS: readonly SectionName[];
 
 /** What the host needs of a webview: VS Code's `Webview` has both. */
 export interface WebviewLike {

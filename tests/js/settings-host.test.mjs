@@ -267,6 +267,7 @@ test("the embedder's page options travel in load; a section or option it does no
   webview.send({ type: 'ready', protocol: PROTOCOL_VERSION });
   await host.idle();
   assert.deepEqual(webview.received[0].page, page);
+  assert.deepEqual(require(join(pkg, 'settings-page', 'host.cjs')).SECTIONS, ['rules', 'try', 'mcp', 'roo', 'gasoline', 'grants', 'log', 'proposals']);
   const wrong = (p) => () => createSettingsHost({ webview: fakeWebview(), load: () => ({}), persist: () => {}, page: p });
   assert.throws(wrong({ sections: ['rules', 'history'] }), /page\.sections\[1\] "history" is not a section/);
   assert.throws(wrong({ sections: [] }), /page\.sections must list at least one section/);

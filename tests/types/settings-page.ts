@@ -4,7 +4,8 @@ import { createSettingsHost, settingsPageHtml, type CompleteSettings, type Setti
 import type { HostMessage, WebviewMessage, LoadMessage, PageSettings, PageContext } from 'toolgate/settings-page/protocol';
 import { startSettingsPage } from 'toolgate/settings-page';
 import { Policy, Session, settingsPolicy, validateSettings, applySettingsChange, type SettingsValidation } from 'toolgate/tools';
-import type { PageOptions } from 'toolgate/settings-page/host';
+import { SECTIONS, type PageOptions, type SectionName } from 'toolgate/settings-page/host';
+const everySection: readonly SectionName[] = SECTIONS;
 
 declare const webview: WebviewLike;
 const settings: PageSettings = {
@@ -60,4 +61,4 @@ async function page(): Promise<unknown> {
   return startSettingsPage(document.getElementById('toolgate-settings'), { storageKey: 'x' });
 }
 
-export { inForce, html, firstColumn, policy, changedSettings, onMessage, ready, bad, badMode, page, noSuchSection, refreshed };
+export { inForce, html, firstColumn, policy, changedSettings, onMessage, ready, bad, badMode, page, noSuchSection, refreshed, everySection };
