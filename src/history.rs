@@ -59,6 +59,13 @@ pub struct HistoryCall {
     pub happened: Happened,
 }
 
+impl HistoryCall {
+    /// The call as the evaluator takes it.
+    pub fn call(&self) -> Call {
+        Call { tool: self.tool.clone(), inputs: self.inputs.clone(), hook: None }
+    }
+}
+
 /// A history, and the lines of it that could not be read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -319,7 +326,7 @@ fn sentence(change: Change, n: usize) -> String {
 pub fn replay(policy: &Policy, history: &[HistoryCall]) -> ReplayReport {
     let mut changed = Vec::new();
     for call in history {
-        let decision = policy.decide_call(&Call { tool: call.tool.clone(), inputs: call.inputs.clone(), hook: None });
+        let decision = policy.decide_call(&call.call());
         if let Some(change) = change_of(call.happened, decision.outcome) {
             let rule = decision.rule.as_deref().filter(|r| r.list != ListKind::AlwaysAllow || decision.outcome == Outcome::Allow).cloned();
             changed.push(ReplayedCall { call: call.clone(), now: decision.outcome, change, rule });
@@ -359,7 +366,7 @@ pub fn unused_rules(policy: &Policy, history: &[HistoryCall]) -> Vec<RuleRef> {
         }
     };
     for call in history {
-        let decision = policy.decide_call(&Call { tool: call.tool.clone(), inputs: call.inputs.clone(), hook: None });
+        let decision = policy.decide_call(&call.call());
         if let Some(rule) = decision.rule.as_deref() {
             note(rule);
         }

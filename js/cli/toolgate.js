@@ -372,12 +372,11 @@ function learn(positionals, options) {
   const report = engine('learnRules', (learnRules) => learnRules(spec, plain, learnOptions), options.policy);
   const unused = options.policy ? engine('unusedRules', (unusedRules) => unusedRules(spec, plain), options.policy) : [];
   const redundant = options.policy ? engine('lint', (lint) => lint(spec), options.policy).findings.filter((f) => REDUNDANT.includes(f.code)) : [];
-  const placed = (at) => origin(at);
   const where = (lines) => lines.map((at) => `${origin(at).file}:${origin(at).line}`);
   if (options.json) {
-    const proposals = report.proposals.map((p) => ({ ...p, covers: p.covers.map(placed) }));
+    const proposals = report.proposals.map((p) => ({ ...p, covers: p.covers.map(origin) }));
     const withheld = report.withheld.map((w) => ({
-      ...w, covers: w.covers.map(placed), ...(w.refusedLine ? { refusedLine: undefined, refused: placed(w.refusedLine) } : {}),
+      ...w, covers: w.covers.map(origin), ...(w.refusedLine ? { refusedLine: undefined, refused: origin(w.refusedLine) } : {}),
     }));
     printJson({ ok: true, report: { ...report, proposals, withheld }, unused, redundant, unread, skipped });
     return EXIT.ok;

@@ -183,14 +183,17 @@ function createSettingsHost(options = {}) {
    * Sends what the agent's session holds: its grants in force, its recent decisions, and the rules
    * its approvals suggest (proposals against the settings in force, for the user to add).
    */
+  /** The agent's session now (the extension may replace it), and the host's clock. */
+  const currentSession = async () => (typeof activity.session === 'function' ? activity.session() : activity.session);
+  const clock = () => (activity.now ? activity.now() : Date.now());
+
   async function sendActivity(problems = []) {
-    const session = typeof activity.session === 'function' ? await activity.session() : activity.session;
+    const session = await currentSession();
     if (!session) {
       post({ type: 'activity', grants: [], log: [], proposals: [], ...(problems.length ? { problems } : {}) });
       return;
     }
-    const now = activity.now ? activity.now() : Date.now();
-    const grants = session.grants(now);
+    const grants = session.grants(clock());
     const { records } = session.log();
     const limit = activity.logLimit ?? 200;
     const recent = records.filter((r) => r.event === 'decision' || r.event === 'answer').slice(-limit);
@@ -209,11 +212,10 @@ function createSettingsHost(options = {}) {
 
   /** Revokes a grant the user took back in the page; a workspace or user grant's rule goes to `onRevoke`. */
   async function revoke(id) {
-    const session = typeof activity.session === 'function' ? await activity.session() : activity.session;
-    const now = activity.now ? activity.now() : Date.now();
+    const session = await currentSession();
     try {
       if (!session) throw new Error('the agent has no session');
-      const persisted = session.revoke(String(id), now);
+      const persisted = session.revoke(String(id), clock());
       if (persisted) await activity.onRevoke?.(persisted);
       log(`grant ${id} revoked in the settings page`, 'info');
     } catch (e) {

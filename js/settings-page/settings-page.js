@@ -270,8 +270,9 @@ class SettingsPage {
   onActivity({ grants, log, proposals, problems }) {
     const first = !this.activity;
     this.activity = { grants: grants ?? [], log: log ?? [], proposals: proposals ?? [], problems: problems ?? [] };
+    // The first activity adds its sections to the page (layout draws them); later ones redraw them.
     if (first) this.layout();
-    this.renderActivity();
+    else this.renderActivity();
   }
 
   onLoad({ settings, context, problems, page }) {

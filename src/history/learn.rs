@@ -12,7 +12,7 @@
 
 use super::{Happened, HistoryCall};
 use crate::lint::{self, FindingSeverity};
-use crate::policy::{Call, ChangeKey, Decision, InputKind, ListKind, Outcome, Policy, PolicySpec, RuleRef, RuleSpec, SettingsChange};
+use crate::policy::{ChangeKey, Decision, InputKind, ListKind, Outcome, Policy, PolicySpec, RuleRef, RuleSpec, SettingsChange};
 use serde::{Deserialize, Serialize};
 
 /// How to learn.
@@ -107,13 +107,9 @@ struct Candidate {
     covers: Vec<usize>,
 }
 
-fn call_of(call: &HistoryCall) -> Call {
-    Call { tool: call.tool.clone(), inputs: call.inputs.clone(), hook: None }
-}
-
 /// Whether `decision` was decided, or had an item allowed, by the rule at `place`.
 fn touched_by(decision: &Decision, place: &RuleRef) -> bool {
-    let same = |r: &RuleRef| r.layer == place.layer && r.tool == place.tool && r.list == place.list && r.index == place.index;
+    let same = |r: &RuleRef| super::same_place(r, place);
     decision.rule.as_deref().is_some_and(same) || decision.items.iter().any(|i| i.allowed_by.as_deref().is_some_and(same))
 }
 
@@ -171,7 +167,7 @@ fn candidates(policy: &Policy, history: &[HistoryCall], approved: &[usize]) -> V
     };
     let mut paths: Vec<(&str, &str)> = Vec::new();
     for call in approved.iter().filter_map(|&at| history.get(at)) {
-        let decision = policy.decide_call(&call_of(call));
+        let decision = policy.decide_call(&call.call());
         let path_tool = matches!(policy.input_kind(&call.tool), InputKind::Path { .. } | InputKind::PathPair);
         for suggestion in decision.suggestions.iter().filter(|s| !(path_tool && too_broad(&s.display))) {
             add(&call.tool, suggestion.rule_spec(), suggestion.display.clone());
@@ -198,7 +194,7 @@ fn candidates(policy: &Policy, history: &[HistoryCall], approved: &[usize]) -> V
 /// have let a refused call run or that lint finds fault with. See the module's documentation.
 pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -> LearnReport {
     let base = policy.spec();
-    let outcomes: Vec<Outcome> = history.iter().map(|c| policy.decide_call(&call_of(c)).outcome).collect();
+    let outcomes: Vec<Outcome> = history.iter().map(|c| policy.decide_call(&c.call()).outcome).collect();
     // A call that ran where this policy asks was approved, whatever the history could say.
     let approved: Vec<usize> = (0..history.len())
         .filter(|&at| match (history.get(at).map(|c| c.happened), outcomes.get(at)) {
@@ -222,7 +218,7 @@ pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -
         let covers: Vec<usize> = approved
             .iter()
             .copied()
-            .filter(|&at| history.get(at).is_some_and(|c| touched_by(&trial.decide_call(&call_of(c)), &place)))
+            .filter(|&at| history.get(at).is_some_and(|c| touched_by(&trial.decide_call(&c.call()), &place)))
             .collect();
         pool.push(Candidate { tool, rule, display, covers });
     }
@@ -259,7 +255,7 @@ pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -
             continue;
         }
         let opened = refused.iter().copied().find(|&at| {
-            history.get(at).is_some_and(|c| trial.decide_call(&call_of(c)).outcome == Outcome::Allow)
+            history.get(at).is_some_and(|c| trial.decide_call(&c.call()).outcome == Outcome::Allow)
                 && outcomes.get(at) != Some(&Outcome::Allow)
         });
         if let Some(at) = opened {
@@ -277,11 +273,7 @@ pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -
     let all: Vec<&SettingsChange> = taken.iter().map(|(_, c)| c).collect();
     let full = Policy::new(with(base, &all));
     let runs = |p: &Policy| -> Vec<usize> {
-        approved
-            .iter()
-            .copied()
-            .filter(|&at| history.get(at).is_some_and(|c| p.decide_call(&call_of(c)).outcome == Outcome::Allow))
-            .collect()
+        approved.iter().copied().filter(|&at| history.get(at).is_some_and(|c| p.decide_call(&c.call()).outcome == Outcome::Allow)).collect()
     };
     let saved = runs(&full);
     let mut proposals = Vec::new();
@@ -290,7 +282,7 @@ pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -
         let without = runs(&Policy::new(with(base, &others)));
         let mine: Vec<usize> = candidate.covers.iter().copied().filter(|at| saved.contains(at)).collect();
         if saved.len() == without.len() {
-            let still = candidate.covers.first().and_then(|&at| history.get(at)).map(|c| full.decide_call(&call_of(c)).message);
+            let still = candidate.covers.first().and_then(|&at| history.get(at)).map(|c| full.decide_call(&c.call()).message);
             withheld.push(Withheld {
                 tool: candidate.tool.clone(),
                 rule: candidate.rule.clone(),
@@ -325,7 +317,8 @@ pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -
     proposals.sort_by(|a, b| b.saves.cmp(&a.saves).then_with(|| a.display.cmp(&b.display)));
     let kept: Vec<&SettingsChange> = proposals.iter().map(|p| &p.change).collect();
     let policy_spec = with(base, &kept);
-    let saved = runs(&Policy::new(policy_spec.clone())).len();
+    // Only when a proposal was withheld above do the kept ones differ from all the taken ones.
+    let saved = if kept.len() == taken.len() { saved.len() } else { runs(&Policy::new(policy_spec.clone())).len() };
     LearnReport {
         approved: approved.len(),
         saved,

@@ -397,22 +397,11 @@ fn command_line(argv: &[String]) -> String {
             _ => {}
         }
     }
-    argv.iter().map(|word| quoted(word)).collect::<Vec<_>>().join(" ")
+    argv.iter().map(|word| crate::import::codex::quote(word)).collect::<Vec<_>>().join(" ")
 }
 
 /// The PowerShell switches that may stand before `-Command` without changing what runs.
 const POWERSHELL_FLAGS: &[&str] = &["-noprofile", "-nologo", "-noninteractive"];
-
-/// A word as a POSIX shell reads it back: bare when it holds no special character, otherwise in
-/// single quotes (the crate has no shell-quoting dependency, and this is all a history needs).
-fn quoted(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
 
 #[cfg(test)]
 mod tests;

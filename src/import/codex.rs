@@ -391,7 +391,7 @@ fn examples(call: &CallExpr, name: &str, position: usize) -> Result<Vec<ExampleI
 }
 
 /// A word quoted for a POSIX shell when it needs to be.
-fn quote(word: &str) -> String {
+pub(crate) fn quote(word: &str) -> String {
     let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c));
     if plain {
         word.to_owned()

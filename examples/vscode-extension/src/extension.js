@@ -143,16 +143,15 @@ class Extension {
     if (lines.length && this.panel) this.panel.host.refreshActivity();
   }
 
-  /** A lasting grant revoked in the page: its rule comes out of VS Code's settings. */
+  /** A lasting grant revoked in the page: its rules come out of VS Code's settings (that layer's). */
   async forget(persist) {
-    let settings = this.settings;
+    const layer = persist.layer === 'project' ? 'project' : 'user';
+    const tools = structuredClone(this.settings.rules[layer].tools ?? {});
     for (const change of persist.changes) {
-      const rules = settings.rules[persist.layer === 'project' ? 'project' : 'user'].tools?.[change.tool]?.alwaysAllow ?? [];
-      const kept = rules.filter((r) => JSON.stringify(r) !== JSON.stringify(change.rule));
-      const layer = persist.layer === 'project' ? 'project' : 'user';
-      settings = { ...settings, rules: { ...settings.rules, [layer]: { ...settings.rules[layer], tools: { ...settings.rules[layer].tools, [change.tool]: { ...settings.rules[layer].tools[change.tool], alwaysAllow: kept } } } } };
+      const rules = tools[change.tool];
+      if (rules?.alwaysAllow) rules.alwaysAllow = rules.alwaysAllow.filter((r) => canonical(r) !== canonical(change.rule));
     }
-    await this.save(settings);
+    await this.save({ ...this.settings, rules: { ...this.settings.rules, [layer]: { ...this.settings.rules[layer], tools } } });
     this.writeSessionLog();
   }
 

@@ -129,7 +129,7 @@ fn interpreters_and_hazards_are_never_proposed() {
     let report = learn(&confirm_all(), &history, &LearnOptions::default());
     let proposed = Policy::new(report.policy.clone());
     for c in &history {
-        assert_ne!(proposed.decide_call(&call_of(c)).outcome, Outcome::Allow, "{} was proposed: {:?}", c.inputs[0], displays(&report));
+        assert_ne!(proposed.decide_call(&c.call()).outcome, Outcome::Allow, "{} was proposed: {:?}", c.inputs[0], displays(&report));
     }
 }
 
@@ -189,7 +189,7 @@ fn proposals_never_let_a_refused_call_run_and_lint_clean_over_random_histories()
             (p.display.clone(), Policy::new(spec))
         })) {
             for c in history.iter().filter(|c| matches!(c.happened, Happened::Declined | Happened::Refused)) {
-                let outcome = policy.decide_call(&call_of(c)).outcome;
+                let outcome = policy.decide_call(&c.call()).outcome;
                 assert_ne!(outcome, Outcome::Allow, "round {round}: {name} lets refused {:?} run", c.inputs);
             }
         }
