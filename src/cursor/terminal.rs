@@ -109,6 +109,12 @@ fn gates(settings: &AutoRunSettings) -> Vec<Gate> {
     }
     gates.push(ask(Condition::Runs { program: "sudo".into() }, Reason::Sudo, None));
     if run_everything {
+        // A line whose program cannot be read runs unread only while nothing is blocklisted.
+        gates.push(ask(
+            Condition::UnsureInRestrictedTool,
+            Reason::CannotVouch,
+            Some("the blocklist cannot be checked reliably against this command ({detail}), so it needs approval"),
+        ));
         gates.push(gate(Condition::Always, Outcome::Allow, Reason::RunEverything, Some("run-everything mode runs every command")));
     }
     if !auto_run {

@@ -248,16 +248,25 @@ enum Message<'p> {
     Text(String),
 }
 
-/// The first item (or raw line) a rule set matches.
+/// The first item (or raw line) a rule set matches: each item as written, then each of its
+/// forms (what it runs past wrappers, a path or its assignments), then the raw lines.
 fn first_hit(set: &RuleSet, items: &Items) -> Option<Hit> {
-    let from_items = items.list.iter().find_map(|i| set.first_match(&i.subject()).map(|r| (r.origin.clone(), i.text.clone())));
-    let found = from_items.or_else(|| {
-        items
-            .also_deny_checked
-            .iter()
-            .find_map(|text| set.first_match(&super::rules::Subject::text(text)).map(|r| (r.origin.clone(), text.clone())))
-    });
-    found.map(|(rule, text)| Hit { item: Some(text), rule: Some(rule), detail: None })
+    for item in &items.list {
+        if let Some(rule) = set.first_match(&item.subject()) {
+            return Some(Hit { item: Some(item.text.clone()), rule: Some(rule.origin.clone()), detail: None });
+        }
+        for form in &item.runs_as {
+            if let Some(rule) = set.first_match(&ItemVerdict::form_subject(form)) {
+                // The detail names the item as written, which the message quotes beside the form.
+                return Some(Hit { item: Some(form.text.clone()), rule: Some(rule.origin.clone()), detail: Some(item.text.clone()) });
+            }
+        }
+    }
+    items
+        .also_deny_checked
+        .iter()
+        .find_map(|text| set.first_match(&super::rules::Subject::text(text)).map(|r| (r.origin.clone(), text.clone())))
+        .map(|(rule, text)| Hit { item: Some(text), rule: Some(rule), detail: None })
 }
 
 /// Marks the items an allow rule covers; true when every item is covered and the line vouched for.
@@ -267,6 +276,12 @@ fn first_hit(set: &RuleSet, items: &Items) -> Option<Hit> {
 /// with the assignment and not without it — and matches it because of what it runs: not the same
 /// assignments before a command no rule names. So `^ls\b` does not cover `ls=x curl …` (VS Code's
 /// terminal auto-approve tests hold this case), nor `^git\b` `git=1 sh -c id`.
+///
+/// An item that runs more than its text says (`sudo apt update`, `exec curl x`, `/usr/bin/git
+/// status`) is covered only when each thing it runs is: by an allow rule of its own, or by the
+/// covering rule spelling that program out (it matches no longer with the program's word
+/// replaced). So `^sudo apt update$` covers `sudo apt update`, while `^exec\b` does not cover
+/// `exec curl x`.
 fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
     let mut all = !items.list.is_empty() && items.cannot_vouch.is_none();
     for item in &mut items.list {
@@ -274,8 +289,19 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
             all &= item.hazards.is_empty();
             continue;
         }
+        // Each form is run by something the rule names, or covered by an allow rule of its own.
+        let forms_covered = |item: &ItemVerdict, r: &super::rules::CompiledRule| {
+            item.runs_as.iter().all(|form| {
+                allow.first_match(&ItemVerdict::form_subject(form)).is_some()
+                    || item.blinded(form.program_word).is_some_and(|blind| !r.matcher.is_match(&super::rules::Subject::text(&blind)))
+            })
+        };
         item.allowed_by = if item.hazards.is_empty() {
-            allow.first_match(&item.subject()).map(|r| r.origin.clone())
+            if item.runs_as.is_empty() {
+                allow.first_match(&item.subject()).map(|r| r.origin.clone())
+            } else {
+                allow.first_match_where(&item.subject(), |r| forms_covered(item, r)).map(|r| r.origin.clone())
+            }
         } else if item.only_assignment_hazards() {
             let bare = item.without_assignments().unwrap_or_default();
             // The same assignments before a command word no rule can be about (a NUL byte, which no
@@ -285,7 +311,7 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
             let spelled_out = |r: &super::rules::CompiledRule| {
                 elsewhere.as_deref().is_some_and(|elsewhere| {
                     !r.matcher.is_match(&super::rules::Subject::text(&bare)) && !r.matcher.is_match(&super::rules::Subject::text(elsewhere))
-                })
+                }) && forms_covered(item, r)
             };
             // The earliest rule that spells the assignment out, whichever rules match before it.
             allow.first_match_where(&item.subject(), spelled_out).map(|r| r.origin.clone())
@@ -295,6 +321,11 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
         all &= item.allowed_by.is_some();
     }
     all
+}
+
+/// For a rule that met what an item runs rather than its text: which item runs it.
+fn runs_in(hit: &Hit) -> String {
+    hit.detail.as_deref().map(|written| format!(" (what \"{written}\" runs)")).unwrap_or_default()
 }
 
 /// The standard explanation of a gate's decision.
@@ -313,13 +344,13 @@ fn explain_reason(reason: Reason, tool: &str, hit: &Hit, items: &Items) -> Strin
         Reason::Substitution => "The terminal command could not be approved because terminal does not allow shell substitutions or interpolations in permission-protected commands. Forbidden examples include $VAR, ${VAR}, $(...), backticks, $((...)), <(...), and >(...). Resolve those values before calling terminal, or ask the user for the literal value to use.".to_owned(),
         Reason::UnsupportedShell => "The shell does not support \"always allow\" patterns for the terminal tool because its command chaining syntax cannot be parsed. Remove the always_allow patterns for the terminal, or switch to a POSIX-conforming shell.".to_owned(),
         Reason::ParseFailed => format!("The command could not be analysed ({detail}), so it cannot be approved by always_allow patterns"),
-        Reason::DenyRule => rule.map_or_else(|| "Denied by a rule".to_owned(), |r| format!("Denied by {}, which matched \"{item}\"", rule_words(r))),
-        Reason::ConfirmRule => rule.map_or_else(|| "Needs confirmation".to_owned(), |r| format!("Needs confirmation: {} matched \"{item}\"", rule_words(r))),
+        Reason::DenyRule => rule.map_or_else(|| "Denied by a rule".to_owned(), |r| format!("Denied by {}, which matched \"{item}\"{}", rule_words(r), runs_in(hit))),
+        Reason::ConfirmRule => rule.map_or_else(|| "Needs confirmation".to_owned(), |r| format!("Needs confirmation: {} matched \"{item}\"{}", rule_words(r), runs_in(hit))),
         Reason::AllowRule => match (rule, items.list.len()) {
             (Some(r), 1) => format!("Allowed by always_allow rule {} \"{}\" of layer \"{}\"", r.index, r.pattern, r.layer),
             (_, n) => format!("Allowed: each of the {n} parts matched an always_allow rule"),
         },
-        Reason::Blocklisted => format!("\"{item}\" matches the blocklist entry \"{}\"", rule.map_or("", |r| r.pattern.as_str())),
+        Reason::Blocklisted => format!("\"{item}\" matches the blocklist entry \"{}\"{}", rule.map_or("", |r| r.pattern.as_str()), runs_in(hit)),
         Reason::Allowlisted => match (rule, items.list.len()) {
             (Some(r), 1) => format!("{} is allowed by the {} allowlist entry {} \"{}\"", items.list.first().map_or("", |i| i.text.as_str()), r.layer, r.index, r.pattern),
             _ => "every sub-command is in the allowlist".to_owned(),
@@ -667,7 +698,7 @@ impl Policy {
 
     fn fall_back(&self, tool: &str, rules: Option<&ToolIndex>, items: &Items, explain: bool) -> Finding<'static> {
         let (mode, source) = self.default_for(rules);
-        let unsure = items.cannot_vouch.is_some() || items.has_expansion;
+        let unsure = items.unsure();
         let restricted = rules.is_some_and(ToolIndex::has_restrictions);
         let finding = |outcome, reason, message: String| Finding {
             outcome,
@@ -679,9 +710,7 @@ impl Policy {
         let legacy_allow = mode == Outcome::Confirm && self.spec().always_allow_tool_actions;
         // Never let a fallback (the legacy switch included) allow what deny or confirm rules could
         // not be checked against, whatever the policy does with substitutions and unparsed lines.
-        if (mode == Outcome::Allow || legacy_allow) && unsure && restricted {
-            let why =
-                items.cannot_vouch.clone().unwrap_or_else(|| "the command's text is not what runs (a substitution or expansion)".into());
+        if let Some(why) = unsure.filter(|_| (mode == Outcome::Allow || legacy_allow) && restricted) {
             return finding(
                 Outcome::Confirm,
                 Reason::CannotVouch,
@@ -890,7 +919,9 @@ mod tests {
                     context: Context::TopLevel,
                     hazards: (0..next(3)).map(|k| Hazard::new(HazardKind::Expansion, "$x", ["why one", "why (two)"][k % 2])).collect(),
                     allowed_by: (next(3) == 0).then(|| rule.clone()),
+                    program: None,
                     name: None,
+                    runs_as: Vec::new(),
                     args: Vec::new(),
                     pair_split: None,
                     leading: None,

@@ -80,6 +80,10 @@ pub enum Condition {
     },
     /// The call has nothing to check (an empty command line, a comment).
     NothingToCheck,
+    /// Deny and confirm rules cannot be checked reliably against the call (it was not vouched
+    /// for, its text is not what runs, or a program's name cannot be read from it) and the tool
+    /// has such rules: what a mode or default would run unread.
+    UnsureInRestrictedTool,
     /// A command runs `program`, itself or through wrappers (`env sudo …`, `nice rm …`).
     Runs {
         /// The program's name as a command word (`rm`, `sudo`).
@@ -172,18 +176,21 @@ fn path_items<'a>(items: &'a Items<'_>) -> impl Iterator<Item = (&'a str, String
     items.list.iter().filter(|i| i.kind == ItemKind::Path).map(|i| (i.text.as_str(), normalize_path(&i.text)))
 }
 
-/// The built-in `rm` guard on a command line's items.
+/// The built-in `rm` guard on a command line's items, and on its raw text where the analysis
+/// cannot vouch for what runs.
 #[cfg(feature = "analysis")]
 fn removes_protected_tree(items: &Items) -> Option<Hit> {
-    super::hardcoded::check(items.also_deny_checked, &items.list).map(|h| Hit { item: Some(h.item), rule: None, detail: Some(h.detail) })
+    let raw: &[String] = if items.unsure().is_some() { items.also_deny_checked } else { &[] };
+    super::hardcoded::check(raw, &items.list).map(|h| Hit { item: Some(h.item), rule: None, detail: Some(h.detail) })
 }
 
-/// The first command that runs `program`, itself or through wrappers.
+/// The first command that runs `program`, itself, through wrappers or by a path to it.
 #[cfg(feature = "analysis")]
 fn runs(items: &Items, program: &str) -> Option<Hit> {
+    let named = |name: &str| crate::shell::base_name(name) == program;
     items
         .commands()
-        .find(|c| c.name.as_deref().is_some_and(|n| crate::shell::command_chain(n, &c.args).contains(&program)))
+        .find(|c| c.name.as_deref().is_some_and(named) || c.runs_as.iter().any(|form| named(&form.name)))
         .map(|c| Hit::item(&c.text))
 }
 
@@ -240,6 +247,10 @@ pub(crate) fn check(when: &Condition, policy: &Policy, rules: Option<&ToolIndex>
             empty.then(Hit::default)
         }
         Condition::Runs { program } => runs(items, program),
+        Condition::UnsureInRestrictedTool => {
+            let why = items.unsure()?;
+            rules.is_some_and(super::ToolIndex::has_restrictions).then(|| Hit { detail: Some(why), ..Hit::default() })
+        }
         Condition::AnyHazard => {
             let item = items.commands().find(|c| !c.hazards.is_empty()).or_else(|| items.list.iter().find(|i| !i.hazards.is_empty()))?;
             Some(Hit { item: Some(item.text.clone()), rule: None, detail: item.hazards.first().map(|h| h.why.clone()) })

@@ -1,6 +1,7 @@
 //! Denials no setting can lift. The structural check ([`crate::shell::catastrophic_rm`]) reads
-//! parsed words; Zed's own patterns run on the raw text and every item too, so a line that does
-//! not parse is still caught.
+//! each item's parsed words, and what it runs past wrappers; Zed's own patterns run on the raw
+//! text where the analysis cannot vouch for what runs, so a line that does not parse is still
+//! caught, while `echo "rm -rf /"` (words the line only prints) is not mistaken for a removal.
 
 #[cfg(feature = "analysis")]
 use super::items::ItemVerdict;
@@ -42,7 +43,8 @@ pub(crate) struct HardDenial {
     pub detail: String,
 }
 
-/// The first hard-coded denial in a command line: `inputs` are the raw lines, `items` their sub-commands.
+/// The first hard-coded denial in a command line: `inputs` are the raw lines to search with Zed's
+/// patterns (none when the analysis vouches for the line), `items` its sub-commands.
 #[cfg(feature = "analysis")]
 pub(crate) fn check(inputs: &[String], items: &[ItemVerdict]) -> Option<HardDenial> {
     for item in items {
@@ -63,7 +65,6 @@ pub(crate) fn check(inputs: &[String], items: &[ItemVerdict]) -> Option<HardDeni
     inputs
         .iter()
         .map(String::as_str)
-        .chain(items.iter().map(|i| i.text.as_str()))
         .filter(|text| has_rm(text))
         .find(|text| patterns.iter().any(|p| p.is_match(text)))
         .map(|text| HardDenial { item: text.to_owned(), detail: "matches a built-in rm rule".into() })

@@ -5,7 +5,7 @@
 use super::catalogue::InputKind;
 use super::path::normalize_path;
 use super::rules::{LeadingWord, RuleRef, Subject};
-use crate::shell::{Context, Hazard, HazardKind, Shell};
+use crate::shell::{Context, Hazard, HazardKind, RunForm, Shell};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -51,9 +51,15 @@ pub struct ItemVerdict {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(target_arch = "wasm32", tsify(type = "RuleRef", optional))]
     pub allowed_by: Option<Arc<RuleRef>>,
+    /// The program that runs, past wrappers and a path to it (see [`crate::shell::SubCommand::program`]).
+    #[serde(skip)]
+    pub(crate) program: Option<String>,
     /// The command word (unquoted), for commands.
     #[serde(skip)]
     pub(crate) name: Option<String>,
+    /// What the command runs beyond its words as written, which deny and confirm rules meet too.
+    #[serde(skip)]
+    pub(crate) runs_as: Vec<RunForm>,
     /// The words after the command word, unquoted.
     #[serde(skip)]
     pub(crate) args: Vec<String>,
@@ -73,7 +79,9 @@ impl ItemVerdict {
             context: Context::TopLevel,
             hazards: Vec::new(),
             allowed_by: None,
+            program: None,
             name: None,
+            runs_as: Vec::new(),
             args: Vec::new(),
             pair_split: None,
             leading: None,
@@ -104,6 +112,32 @@ impl ItemVerdict {
         Some(std::iter::once(name).chain(self.args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "))
     }
 
+    /// The subject of one of the item's forms (what it runs past a wrapper, a path or its
+    /// assignments).
+    pub(crate) fn form_subject(form: &RunForm) -> Subject<'_> {
+        Subject { text: &form.text, pair: None, words: Some((&form.name, form.args.as_slice())), leading: None, guessed_path: false }
+    }
+
+    /// The item's text with its command word (`word` 0) or the argument `word` replaced by a NUL,
+    /// which no analysed command holds: a rule that no longer matches it spells that word out.
+    pub(crate) fn blinded(&self, word: usize) -> Option<String> {
+        let name = self.name.as_deref()?;
+        let bare = self.without_assignments()?;
+        let assignments = self.text.strip_suffix(bare.as_str())?;
+        if word > self.args.len() {
+            return None;
+        }
+        let mut out = String::with_capacity(self.text.len());
+        out.push_str(assignments);
+        for (i, w) in std::iter::once(name).chain(self.args.iter().map(String::as_str)).enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(if i == word { "\u{0}" } else { w });
+        }
+        Some(out)
+    }
+
     /// Whether every hazard of the item is a leading assignment.
     pub(crate) fn only_assignment_hazards(&self) -> bool {
         !self.hazards.is_empty() && self.hazards.iter().all(|h| h.kind == HazardKind::EnvAssignment)
@@ -119,6 +153,8 @@ pub(crate) struct Items<'i> {
     pub also_deny_checked: &'i [String],
     pub cannot_vouch: Option<String>,
     pub has_expansion: bool,
+    /// Why a command's program cannot be read from the text, when one cannot (the first such).
+    pub unreadable: Option<String>,
     /// The shell of a command line; `Some(Shell::Unknown)` when nothing was analysed.
     pub shell: Option<Shell>,
 }
@@ -127,6 +163,19 @@ impl Items<'_> {
     /// Command items that name a program (not bare assignments or redirects).
     pub fn commands(&self) -> impl Iterator<Item = &ItemVerdict> {
         self.list.iter().filter(|i| i.kind == ItemKind::Command && i.name.is_some())
+    }
+
+    /// Why deny and confirm rules cannot be checked reliably against this call, if they cannot:
+    /// the line was not vouched for, its text is not what runs (a substitution or expansion), or
+    /// a program's name cannot be read from it.
+    pub fn unsure(&self) -> Option<String> {
+        if let Some(why) = &self.cannot_vouch {
+            return Some(why.clone());
+        }
+        if self.has_expansion {
+            return Some("the command's text is not what runs (a substitution or expansion)".into());
+        }
+        self.unreadable.clone()
     }
 }
 
@@ -164,6 +213,14 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
                 if items.cannot_vouch.is_none() {
                     items.cannot_vouch = analysis.cannot_vouch.clone();
                 }
+                if items.unreadable.is_none() {
+                    items.unreadable = analysis
+                        .items
+                        .iter()
+                        .flat_map(|i| &i.hazards)
+                        .find(|h| h.kind == HazardKind::UnreadableProgram)
+                        .map(|h| format!("\"{}\": {}", h.subject, h.why));
+                }
                 items.list.extend(analysis.items.into_iter().map(|i| ItemVerdict {
                     leading: Some(LeadingWord::of(&i.text)),
                     text: i.text,
@@ -174,7 +231,9 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
                     context: i.context,
                     hazards: i.hazards,
                     allowed_by: None,
+                    program: i.program,
                     name: i.name,
+                    runs_as: i.runs_as,
                     args: i.args,
                     pair_split: None,
                 }));

@@ -16,7 +16,7 @@
 
 use super::literal_program::LiteralProgram;
 use super::literal_sieve::LiteralSieve;
-use super::matchers::{unwrapped_forms, CommandGlob, DomainGlob, PathPattern, TokenPrefix};
+use super::matchers::{CommandGlob, DomainGlob, PathPattern, TokenPrefix};
 use super::pair_index::{PairIndex, PairPattern};
 #[cfg(feature = "analysis")]
 use super::regex_facts::regex_facts;
@@ -208,20 +208,13 @@ pub enum Matcher {
     /// The prefix's words; a subject matches when they are its first words.
     Prefix(Vec<String>, TextMatching),
     Pair(PairPattern),
-    /// A command glob; `past_wrappers` (deny and confirm lists) when it also meets the command
-    /// without leading assignments and wrappers, as Claude Code's deny and ask rules do.
-    Glob {
-        glob: CommandGlob,
-        past_wrappers: bool,
-        text: TextMatching,
-    },
-    /// A token prefix; `by_basename` (deny and confirm lists) when `/usr/bin/git` also counts as
-    /// `git`, as Codex resolves a program's path to the rules for its name.
-    Tokens {
-        tokens: TokenPrefix,
-        by_basename: bool,
-        text: TextMatching,
-    },
+    /// A command glob. A deny or confirm glob meets a command past its leading assignments and
+    /// wrappers, as Claude Code's deny and ask rules do, through the item's forms
+    /// ([`crate::shell::RunForm`]), as every kind does.
+    Glob(CommandGlob, TextMatching),
+    /// A token prefix. A deny or confirm rule meets `/usr/bin/git` as `git`, as Codex resolves a
+    /// program's path to the rules for its name, through the item's forms.
+    Tokens(TokenPrefix, TextMatching),
     /// A path pattern; `fail_closed` (deny and confirm lists) when a path it cannot relate matches.
     /// `any_spelling` (deny and confirm lists): the pattern in lower case, matched against the
     /// path as the most lenient platform reads it ([`super::path::any_platform_spelling`]), so
@@ -309,14 +302,8 @@ impl Matcher {
             Matcher::Regex(rule, _) => rule.is_match(&Haystack::new(subject.text)),
             Matcher::Prefix(words, _) => prefix_covers(words, subject.text),
             Matcher::Pair(pattern) => subject.pair.is_some_and(|(a, b)| pattern.matches(a, b)),
-            Matcher::Glob { glob, past_wrappers, .. } => {
-                glob.is_match(subject.text)
-                    || (*past_wrappers
-                        && subject.words.is_some_and(|(name, args)| {
-                            unwrapped_forms(name, args).is_none_or(|forms| forms.iter().any(|form| glob.is_match(form)))
-                        }))
-            }
-            Matcher::Tokens { tokens, by_basename, .. } => {
+            Matcher::Glob(glob, _) => glob.is_match(subject.text),
+            Matcher::Tokens(tokens, _) => {
                 let (name, args): (&str, Vec<&str>) = match subject.words {
                     Some((name, args)) => (name, args.iter().map(String::as_str).collect()),
                     None => {
@@ -325,11 +312,6 @@ impl Matcher {
                     }
                 };
                 tokens.is_match(std::iter::once(name).chain(args.iter().copied()))
-                    || (*by_basename
-                        && basename(name) != name
-                        // `..`, `.` and an empty last component name a directory, not a program.
-                        && !matches!(basename(name), "" | "." | "..")
-                        && tokens.is_match(std::iter::once(basename(name)).chain(args.iter().copied())))
             }
             Matcher::Path { pattern, fail_closed, any_spelling, .. } => {
                 let unrelated = *fail_closed && !subject.guessed_path;
@@ -352,8 +334,6 @@ impl Matcher {
                 Matcher::Path { pattern, fail_closed, any_spelling: any_spelling.filter(|_| fail_closed), text }
             }
             Matcher::Domain { glob, text, .. } => Matcher::Domain { glob, fail_closed, text },
-            Matcher::Glob { glob, text, .. } => Matcher::Glob { glob, past_wrappers: fail_closed, text },
-            Matcher::Tokens { tokens, text, .. } => Matcher::Tokens { tokens, by_basename: fail_closed, text },
             other => other,
         }
     }
@@ -382,8 +362,8 @@ fn compile_text_rule(kind: MatcherKind, rule: &RuleSpec) -> Result<Matcher, Stri
             }
             Ok(Matcher::Prefix(words, text))
         }
-        MatcherKind::Glob => CommandGlob::new(rule.text()).map(|glob| Matcher::Glob { glob, past_wrappers: true, text }),
-        MatcherKind::Tokens => TokenPrefix::new(rule.text()).map(|tokens| Matcher::Tokens { tokens, by_basename: true, text }),
+        MatcherKind::Glob => CommandGlob::new(rule.text()).map(|glob| Matcher::Glob(glob, text)),
+        MatcherKind::Tokens => TokenPrefix::new(rule.text()).map(|tokens| Matcher::Tokens(tokens, text)),
         MatcherKind::Path => {
             let pattern = PathPattern::new(rule.text(), rule.root.as_deref())?;
             let lower = rule.root.as_deref().map(str::to_lowercase);
@@ -539,16 +519,16 @@ impl RuleSet {
                 }
             }
             Matcher::Pair(pattern) => self.pairs.insert(pattern, at),
-            Matcher::Glob { glob, past_wrappers: false, .. } => match glob.first_word() {
+            Matcher::Glob(glob, _) => match glob.first_word() {
                 Some(word) => self.glob_words.file(word, at),
                 None => self.scanned.push(at),
             },
-            Matcher::Tokens { tokens, .. } => {
+            Matcher::Tokens(tokens, _) => {
                 for word in tokens.first_tokens() {
                     self.token_words.file(basename(word), at);
                 }
             }
-            Matcher::Glob { past_wrappers: true, .. } | Matcher::Path { .. } | Matcher::Domain { .. } => self.scanned.push(at),
+            Matcher::Path { .. } | Matcher::Domain { .. } => self.scanned.push(at),
         }
         self.rules.push(CompiledRule { matcher, origin: Arc::new(origin) });
     }

@@ -5,8 +5,9 @@
 //! that turns a read-only tool into one that executes or writes. Those are *hazards*: an
 //! item that has one is never allowed by a rule (the tool's default still applies). The
 //! flag hazards are the table [`EXECUTING_FLAGS`], looked up through wrappers such as
-//! `sudo` and `env`.
+//! `sudo` and `env` (the wrapper model is [`super::runs`]).
 
+use super::runs::effective_command;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -24,6 +25,10 @@ pub enum HazardKind {
     Expansion,
     /// A flag from [`EXECUTING_FLAGS`].
     ExecutingFlag,
+    /// The program that runs cannot be read from the text: its name is an expansion, it runs a
+    /// script file or its standard input, an alias may rename it, or it is an interpreter given
+    /// inline code (see [`super::runs`]).
+    UnreadableProgram,
 }
 
 /// Why one item cannot be covered by an allow rule.
@@ -226,35 +231,6 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
     FlagRule { commands: &["env"], matches: FlagMatch::Option(&["-S", "--split-string"]), why: "env -S splits a string into a command", source: "env(1) -S, --split-string" },
 ];
 
-/// Shells whose `-c` script is analysed as commands of its own.
-pub const SHELLS: [&str; 7] = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"];
-
-/// Commands that run the command named by their arguments, with the options that take a value.
-const WRAPPERS: &[(&str, &[&str])] = &[
-    ("sudo", &["-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t"]),
-    ("doas", &["-u", "-C"]),
-    ("env", &["-u", "-C", "--unset", "--chdir"]),
-    ("nice", &["-n", "--adjustment"]),
-    ("nohup", &[]),
-    ("time", &["-f", "-o", "--format", "--output"]),
-    ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
-    ("command", &[]),
-    ("exec", &["-a"]),
-    ("stdbuf", &["-i", "-o", "-e"]),
-    ("ionice", &["-c", "-n", "-p"]),
-    ("builtin", &[]),
-    // Claude Code strips both before matching its rules (docs/permissions.md, "Wildcard patterns");
-    // xargs's options that take a value are GNU findutils' (xargs(1)).
-    ("noglob", &[]),
-    // Claude Code never lets a prefix rule allow these, since each runs the command it is given
-    // (docs/permissions.md, "Wrappers"); options from procps watch(1), util-linux setsid(1) and
-    // flock(1). flock's first operand is its lock file, read past like timeout's duration.
-    ("watch", &["-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"]),
-    ("setsid", &[]),
-    ("flock", &["-w", "--timeout", "-E", "--conflict-exit-code"]),
-    ("xargs", &["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars"]),
-];
-
 /// The last path component: `/usr/bin/find` → `find`.
 pub(crate) fn base_name(name: &str) -> &str {
     // A byte search: `rsplit` costs more than the rest of a short command's hazard check.
@@ -262,64 +238,6 @@ pub(crate) fn base_name(name: &str) -> &str {
         Some(slash) => name.get(slash + 1..).unwrap_or(name),
         None => name,
     }
-}
-
-/// The command a wrapper runs: `sudo -u x ls -l` → `ls -l`; `None` when `name` is no wrapper,
-/// or is `command -v`/`-V`, which only says what a name is.
-pub(crate) fn unwrap_once<'a>(name: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
-    let base = base_name(name);
-    let (_, takes_value) = WRAPPERS.iter().find(|(w, _)| *w == base)?;
-    if base == "command" && args.iter().take_while(|a| a.starts_with('-') && a.as_str() != "--").any(|a| a.contains(['v', 'V'])) {
-        return None;
-    }
-    let mut i = 0;
-    let mut seen_duration = false;
-    while let Some(arg) = args.get(i) {
-        if arg == "--" {
-            i += 1;
-            break;
-        }
-        if arg.starts_with('-') && arg.len() > 1 {
-            let option = arg.split('=').next().unwrap_or(arg);
-            i += if takes_value.contains(&option) && !arg.contains('=') { 2 } else { 1 };
-            continue;
-        }
-        if base == "env" && arg.contains('=') {
-            i += 1;
-            continue;
-        }
-        if matches!(base, "timeout" | "flock") && !seen_duration {
-            seen_duration = true;
-            i += 1;
-            continue;
-        }
-        break;
-    }
-    Some((args.get(i)?.as_str(), args.get(i + 1..)?))
-}
-
-/// Every program a command line runs through its wrappers, by base name, outermost first:
-/// `env A=1 sudo rm x` → `["env", "sudo", "rm"]`. Followed to the end, however many: each
-/// wrapper takes at least one word, so that is linear in the words.
-#[cfg(feature = "analysis")]
-pub(crate) fn command_chain<'a>(name: &'a str, args: &'a [String]) -> Vec<&'a str> {
-    let mut chain = vec![base_name(name)];
-    let (mut name, mut args) = (name, args);
-    while let Some((inner, rest)) = unwrap_once(name, args) {
-        chain.push(base_name(inner));
-        (name, args) = (inner, rest);
-    }
-    chain
-}
-
-/// Follows wrappers (`sudo -u x env A=1 find …` → `find …`) to the command they run, however
-/// many (each takes at least one word).
-pub(crate) fn effective_command<'a>(name: &'a str, args: &'a [String]) -> (&'a str, &'a [String]) {
-    let (mut name, mut args) = (name, args);
-    while let Some((inner, rest)) = unwrap_once(name, args) {
-        (name, args) = (inner, rest);
-    }
-    (name, args)
 }
 
 fn option_matches(arg: &str, option: &str) -> bool {
@@ -452,7 +370,7 @@ fn flag_index() -> &'static FxHashMap<&'static str, Vec<&'static FlagRule>> {
     static BY_COMMAND: OnceLock<FxHashMap<&'static str, Vec<&'static FlagRule>>> = OnceLock::new();
     BY_COMMAND.get_or_init(|| {
         let mut index: FxHashMap<&'static str, Vec<&'static FlagRule>> = FxHashMap::default();
-        for (wrapper, _) in WRAPPERS {
+        for wrapper in super::runs::wrapper_names() {
             index.entry(wrapper).or_default();
         }
         for rule in EXECUTING_FLAGS {
@@ -530,7 +448,7 @@ mod tests {
     #[test]
     fn commands_the_prefilter_skips_have_no_flag_hazards() {
         let mut names: Vec<String> = EXECUTING_FLAGS.iter().flat_map(|r| r.commands.iter().map(|c| c.to_string())).collect();
-        names.extend(WRAPPERS.iter().map(|(w, _)| w.to_string()));
+        names.extend(crate::shell::runs::wrapper_names().map(str::to_owned));
         names.extend(["", "gitx", "GIT", "ls", "cmd5", "Sudo", "find.exe"].map(String::from));
         let with_paths: Vec<String> = names.iter().map(|n| format!("/usr/bin/{n}")).collect();
         names.extend(with_paths);
@@ -632,23 +550,5 @@ mod tests {
         ] {
             assert!(!flagged(fine), "{fine}");
         }
-    }
-
-    #[test]
-    fn the_chain_names_every_program_through_wrappers() {
-        let w = words("env A=1 /usr/bin/sudo -u root nice -n 5 rm -rf x");
-        let (name, args) = w.split_first().unwrap();
-        assert_eq!(command_chain(name, args), ["env", "sudo", "nice", "rm"]);
-        let w = words("ls -la");
-        assert_eq!(command_chain(&w[0], &w[1..]), ["ls"]);
-    }
-
-    #[test]
-    fn wrappers_are_followed() {
-        let w = words("sudo -u root env A=1 nice -n 5 timeout -s 9 10 find . -delete");
-        let (name, args) = w.split_first().unwrap();
-        let (inner, rest) = effective_command(name, args);
-        assert_eq!(inner, "find");
-        assert_eq!(rest, &words(". -delete")[..]);
     }
 }

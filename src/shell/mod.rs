@@ -11,16 +11,18 @@
 mod hazards;
 mod other_shells;
 mod parser;
+mod powershell_aliases;
 mod read_budget;
 mod rm_guard;
+mod runs;
 
 #[cfg(feature = "analysis")]
-pub(crate) use hazards::command_chain;
-#[cfg(feature = "analysis")]
-pub(crate) use hazards::effective_command;
-pub(crate) use hazards::unwrap_once;
+pub(crate) use hazards::base_name;
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};
+#[cfg(feature = "analysis")]
+pub(crate) use runs::effective_command;
+pub use runs::{wrappers, RunForm};
 
 use serde::Serialize;
 
@@ -69,6 +71,16 @@ pub struct SubCommand {
     /// The command word after leading assignments, unquoted (absent for redirects and bare assignments).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The program that runs, by name: past wrappers (`sudo`, `env`, `exec`, `timeout 5`…) and a
+    /// path to it (`/usr/bin/curl` is `curl`); PowerShell's in lower case. Absent for redirects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub program: Option<String>,
+    /// The texts of what the command runs beyond the words as written: past its leading
+    /// assignments, past each wrapper, with its program's path reduced to the name. Deny and
+    /// confirm rules meet each of them too.
+    #[serde(skip)]
+    pub runs_as: Vec<RunForm>,
     /// The words after the command word, unquoted.
     #[serde(skip_serializing)]
     pub args: Vec<String>,
@@ -78,6 +90,29 @@ pub struct SubCommand {
     pub end: usize,
     /// Why no allow rule may cover this item; empty when an allow rule may.
     pub hazards: Vec<Hazard>,
+}
+
+impl SubCommand {
+    /// A command read as blank-separated words, without quoting: the words of a line whose shell
+    /// is not known, or of a block that is not analysed. Deny and confirm rules still see what it
+    /// runs through its wrappers.
+    pub(crate) fn from_blank_separated(text: &str, context: Context, (start, end): (usize, usize), shell: Shell) -> Self {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let invocation = runs::invocation(&words, 0, &vec![false; words.len()], shell);
+        let mut words = words.into_iter().map(str::to_owned);
+        SubCommand {
+            text: text.to_owned(),
+            kind: SubCommandKind::Command,
+            context,
+            name: words.next(),
+            program: invocation.program,
+            runs_as: invocation.forms,
+            args: words.collect(),
+            start,
+            end,
+            hazards: Vec::new(),
+        }
+    }
 }
 
 /// The analysis of one command line.

@@ -38,8 +38,9 @@
 //! `cmd /c` payloads are analysed as commands of their own; control characters, unclosed
 //! quotes or brackets and operators without a command are not vouched for; nesting is capped.
 
-use super::hazards::{hazards_of_command, Hazard, HazardKind, SHELLS};
+use super::hazards::{hazards_of_command, Hazard, HazardKind};
 use super::read_budget::{ReadBudget, EXHAUSTED};
+use super::runs::{invocation, ScriptText};
 use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
 
 /// Deepest nesting of substitutions, blocks and shell payloads that is followed.
@@ -184,7 +185,7 @@ pub(super) fn analyze(shell: Shell, command: &str) -> ShellAnalysis {
 /// Analyses `command` at `depth`, its items in `context` (and spanning `span_override`), with
 /// what is left of the analysis's read budget (`command` itself already taken from it);
 /// `followed_outside` are the byte ranges of substitutions an outer shell already followed.
-fn analyze_nested(
+pub(super) fn analyze_nested(
     shell: Shell,
     command: &str,
     depth: usize,
@@ -226,18 +227,7 @@ fn unknown(command: &str, context: Context, span_override: Option<(usize, usize)
     if !trimmed.is_empty() {
         let start = command.len() - command.trim_start().len();
         let (start, end) = span_override.unwrap_or((start, start + trimmed.len()));
-        let mut words = trimmed.split_whitespace().map(str::to_owned);
-        let name = words.next();
-        items.push(SubCommand {
-            text: trimmed.to_owned(),
-            kind: SubCommandKind::Command,
-            context,
-            name,
-            args: words.collect(),
-            start,
-            end,
-            hazards: Vec::new(),
-        });
+        items.push(SubCommand::from_blank_separated(trimmed, context, (start, end), Shell::Unknown));
     }
     ShellAnalysis { items, cannot_vouch: Some("the shell is not known, so its command line is not analysed".into()) }
 }
@@ -338,111 +328,6 @@ fn is_double_quote(c: char) -> bool {
 
 fn is_typographic_dash(c: char) -> bool {
     matches!(c, '\u{2013}' | '\u{2014}' | '\u{2015}')
-}
-
-/// The program a command word names, for the hazard table and payloads: last path
-/// component, and for the Windows shells lower-cased without `.exe`.
-fn program_name(shell: Shell, name: &str) -> String {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    if matches!(shell, Shell::PowerShell | Shell::Cmd) {
-        let lower = base.to_ascii_lowercase();
-        lower.strip_suffix(".exe").map(str::to_owned).unwrap_or(lower)
-    } else {
-        base.to_owned()
-    }
-}
-
-/// `-c script`, a flag cluster with `c`, or `--commands script`: where in `args` the script a
-/// shell runs is.
-fn dash_c_payload(args: &[String]) -> Option<usize> {
-    let mut rest = args.iter().enumerate();
-    while let Some((_, arg)) = rest.next() {
-        if arg == "--" {
-            return None;
-        }
-        if arg == "--commands" || arg == "--command" {
-            return rest.next().map(|(at, _)| at);
-        }
-        if let Some(flags) = arg.strip_prefix('-').filter(|f| !f.starts_with('-')) {
-            if flags.contains('c') {
-                return rest.find(|(_, a)| !a.starts_with('-')).map(|(at, _)| at);
-            }
-            continue;
-        }
-        if arg.starts_with("--") {
-            continue;
-        }
-        return None;
-    }
-    None
-}
-
-/// Where in `args` the code PowerShell runs for `pwsh -Command …` starts (it runs them all,
-/// joined by spaces); `Err` when it runs code that cannot be read.
-fn powershell_payload(program: &str, args: &[String]) -> Result<Option<usize>, &'static str> {
-    const TAKES_VALUE: [&str; 10] = [
-        "executionpolicy",
-        "workingdirectory",
-        "outputformat",
-        "inputformat",
-        "windowstyle",
-        "configurationname",
-        "version",
-        "psconsolefile",
-        "settingsfile",
-        "custompipename",
-    ];
-    let mut i = 0;
-    while let Some(arg) = args.get(i) {
-        let lower = arg.to_ascii_lowercase();
-        let Some(option) = lower.strip_prefix('-').or_else(|| lower.strip_prefix('/')) else {
-            // Windows PowerShell runs a positional argument as a command, pwsh as a file.
-            return Ok((program == "powershell").then_some(i));
-        };
-        let option = option.trim_start_matches('-');
-        if option.is_empty() {
-            return Ok(None);
-        }
-        if "command".starts_with(option) {
-            return Ok(Some(i + 1));
-        }
-        if "encodedcommand".starts_with(option) || option == "ec" || option == "enc" {
-            return Err("PowerShell's -EncodedCommand runs code that cannot be analysed");
-        }
-        if "file".starts_with(option) {
-            return Ok(None);
-        }
-        i += if option.len() > 1 && TAKES_VALUE.iter().any(|t| t.starts_with(option)) { 2 } else { 1 };
-    }
-    Ok(None)
-}
-
-/// The text of `words[range]` joined by spaces, as a payload, with where their followed
-/// substitutions are in it.
-fn joined(words: &[Word], range: std::ops::Range<usize>) -> (String, Vec<(usize, usize)>) {
-    let mut script = String::new();
-    let mut followed = Vec::new();
-    for (i, word) in words.get(range).unwrap_or_default().iter().enumerate() {
-        if i > 0 {
-            script.push(' ');
-        }
-        let base = script.len();
-        script.push_str(&word.text);
-        followed.extend(word.followed.iter().map(|(from, to)| (base + from, base + to)));
-    }
-    (script, followed)
-}
-
-/// What `cmd /c …` (or `/k`) runs.
-fn cmd_payload(args: &[String]) -> Option<String> {
-    let at = args.iter().position(|a| {
-        let lower = a.to_ascii_lowercase();
-        lower.starts_with("/c") || lower.starts_with("/k")
-    })?;
-    let first = args.get(at)?.get(2..).unwrap_or_default().to_owned();
-    let mut parts = vec![first];
-    parts.extend(args.iter().skip(at + 1).cloned());
-    Some(parts.join(" ").trim().to_owned())
 }
 
 impl<'t> Analyzer<'t> {
@@ -788,19 +673,8 @@ impl<'t> Analyzer<'t> {
             let raw = self.source(start, self.offset());
             let raw = raw.strip_suffix(close).unwrap_or(&raw).trim().to_owned();
             if !raw.is_empty() {
-                let (s, e) = self.span(start, self.offset());
-                let mut words = raw.split_whitespace().map(str::to_owned);
-                let name = words.next();
-                self.items.push(SubCommand {
-                    text: raw.clone(),
-                    kind: SubCommandKind::Command,
-                    context,
-                    name,
-                    args: words.collect(),
-                    start: s,
-                    end: e,
-                    hazards: Vec::new(),
-                });
+                let span = self.span(start, self.offset());
+                self.items.push(SubCommand::from_blank_separated(&raw, context, span, self.shell));
             }
             return;
         }
@@ -981,9 +855,27 @@ impl<'t> Analyzer<'t> {
             let raw = self.source(head.start, head.end);
             self.check_head(head, &raw, call_operator, &args, &mut hazards);
         }
-        let program = name.as_deref().map(|n| program_name(self.shell, n));
-        if let Some(program) = &program {
+        // What the command runs, read as every parser reads it (`super::runs`).
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let expanded: Vec<bool> = words.iter().map(|w| !w.expansions.is_empty()).collect();
+        let invocation = invocation(&texts, assignments, &expanded, self.shell);
+        let scripts: Vec<ScriptText> = invocation
+            .scripts
+            .iter()
+            .map(|script| {
+                let (text, followed) = script.text(words.iter().map(|w| (w.text.as_str(), w.followed.as_slice())));
+                (text, followed, script.shell)
+            })
+            .collect();
+        if let Some(program) = &invocation.program {
             hazards.extend(hazards_of_command(program, &args));
+        }
+        let unreadable = invocation.unreadable.clone().or_else(|| {
+            invocation.reads_stdin.map(|_| "the shell reads its commands from standard input, which the text does not show".to_owned())
+        });
+        if let Some(why) = unreadable {
+            let subject = invocation.program.clone().or_else(|| name.clone()).unwrap_or_default();
+            hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
         }
         let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
         let (s, e) = self.span(start, end);
@@ -993,7 +885,9 @@ impl<'t> Analyzer<'t> {
                 kind: SubCommandKind::Command,
                 context: self.context,
                 name,
-                args: args.clone(),
+                program: invocation.program,
+                runs_as: invocation.forms,
+                args,
                 start: s,
                 end: e,
                 hazards,
@@ -1008,8 +902,8 @@ impl<'t> Analyzer<'t> {
             }
             self.items.extend(redirects);
         }
-        if let Some(program) = program {
-            self.follow_payload(&program, &args, words.get(assignments + 1..).unwrap_or_default(), (s, e));
+        for (script, followed, shell) in scripts {
+            self.run_script(&script, shell, (s, e), followed);
         }
     }
 
@@ -1107,41 +1001,19 @@ impl<'t> Analyzer<'t> {
         }
     }
 
-    /// `sh -c '…'`, `nu -c '…'`, `pwsh -Command …`, `cmd /c …`: the script is analysed too.
-    /// `arg_words` are the words `args` came from (where their substitutions are).
-    fn follow_payload(&mut self, program: &str, args: &[String], arg_words: &[Word], span: (usize, usize)) {
-        // The one argument after `-c` (or `--commands`), with where its substitutions are.
-        let dash_c = || dash_c_payload(args).map(|at| joined(arg_words, at..at + 1));
-        let (target, script) = if SHELLS.contains(&program) {
-            (Shell::Posix, dash_c())
-        } else {
-            match program {
-                "nu" => (Shell::Nushell, dash_c()),
-                "elvish" => (Shell::Elvish, dash_c()),
-                "rc" => (Shell::Rc, dash_c()),
-                "pwsh" | "powershell" => match powershell_payload(program, args) {
-                    Ok(from) => (Shell::PowerShell, from.map(|from| joined(arg_words, from..arg_words.len()))),
-                    Err(reason) => {
-                        self.distrust(reason);
-                        return;
-                    }
-                },
-                // cmd follows no substitution, so where they are does not matter.
-                "cmd" => (Shell::Cmd, cmd_payload(args).map(|script| (script, Vec::new()))),
-                _ => return,
-            }
-        };
-        let Some((script, followed)) = script else { return };
+    /// A script the command runs (`sh -c`, `pwsh -Command`, `cmd /c`, `iex '…'`): its commands
+    /// are items too, in the shell it is written for.
+    fn run_script(&mut self, script: &str, target: Shell, span: (usize, usize), followed: Vec<(usize, usize)>) {
         if self.depth >= MAX_DEPTH {
             self.distrust("commands are nested too deeply to follow");
             return;
         }
         // Out of budget the payload is not followed; the rest of the line still is, for deny rules.
-        if !self.budget.take(&script) {
+        if !self.budget.take(script) {
             self.distrust(EXHAUSTED);
             return;
         }
-        let inner = analyze_nested(target, &script, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
+        let inner = analyze_nested(target, script, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
         self.items.extend(inner.items);
         if let Some(reason) = inner.cannot_vouch {
             self.distrust(&reason);
@@ -1192,6 +1064,8 @@ impl<'t> Analyzer<'t> {
             kind: SubCommandKind::Redirect,
             context: self.context,
             name: None,
+            program: None,
+            runs_as: Vec::new(),
             args: Vec::new(),
             start: s,
             end: e,
@@ -1740,17 +1614,8 @@ impl<'t> Analyzer<'t> {
                 let inner = self.rc_word();
                 self.depth -= 1;
                 if !inner.text.is_empty() {
-                    let (s, e) = self.span(at, inner.end);
-                    self.items.push(SubCommand {
-                        text: inner.text.clone(),
-                        kind: SubCommandKind::Command,
-                        context: Context::CommandSubstitution,
-                        name: Some(inner.text),
-                        args: Vec::new(),
-                        start: s,
-                        end: e,
-                        hazards: Vec::new(),
-                    });
+                    let span = self.span(at, inner.end);
+                    self.items.push(SubCommand::from_blank_separated(&inner.text, Context::CommandSubstitution, span, self.shell));
                 }
             }
         }

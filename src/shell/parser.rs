@@ -9,7 +9,8 @@
 
 use super::hazards::{hazards_of_command, Hazard, HazardKind};
 use super::read_budget::{ReadBudget, EXHAUSTED};
-use super::{Context, ShellAnalysis, SubCommand, SubCommandKind};
+use super::runs::{invocation, Script, ScriptText};
+use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
 
 /// Deepest nesting of substitutions, subshells and `sh -c` payloads that is followed.
 const MAX_DEPTH: usize = 24;
@@ -41,6 +42,19 @@ struct PendingHereDoc {
     strip_tabs: bool,
     expands: bool,
     owner: usize,
+    /// The shell whose script the body is, when it is fed to one (`sh <<EOF`).
+    feeds: Option<Shell>,
+}
+
+/// What a command's standard input is, as far as its redirections say: a shell reading its
+/// commands from there runs a here-string's or here-document's text.
+#[derive(Default)]
+struct Stdin {
+    /// A here-string's text, and whether it expands (`<<< "$x"`).
+    here_string: Option<(String, bool)>,
+    here_doc: bool,
+    /// `< file`: a file the text does not show.
+    file: bool,
 }
 
 pub(super) struct Parser<'t> {
@@ -85,11 +99,6 @@ pub(super) fn parse_nested(command: &str, depth: usize, budget: &mut ReadBudget,
 
 fn is_meta(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
-}
-
-/// Whether a command word names a shell (`sh`, `/bin/bash`), whose `-c` payload is analysed too.
-fn is_shell(name: &str) -> bool {
-    super::hazards::SHELLS.contains(&super::hazards::base_name(name))
 }
 
 /// `text.char_indices()` as a table, made in one allocation (`collect` grows it from a quarter
@@ -367,7 +376,7 @@ impl<'t> Parser<'t> {
             if !self.at_redirect() {
                 break;
             }
-            self.parse_redirect(owner, &mut redirects, &mut hazards)?;
+            self.parse_redirect(owner, &mut redirects, &mut hazards, &mut Stdin::default())?;
         }
         // Hazards of the group's redirections (process substitutions, expansions) go on its last item;
         // output redirections are items of their own, which carry their hazard.
@@ -399,12 +408,13 @@ impl<'t> Parser<'t> {
         let mut assignments: Vec<Word> = Vec::new();
         let mut redirects: Vec<SubCommand> = Vec::new();
         let mut hazards: Vec<Hazard> = Vec::new();
+        let mut stdin = Stdin::default();
         let mut last_end = start;
         loop {
             self.skip_blanks();
             let Some(c) = self.peek() else { break };
             if self.at_redirect() {
-                self.parse_redirect(owner, &mut redirects, &mut hazards)?;
+                self.parse_redirect(owner, &mut redirects, &mut hazards, &mut stdin)?;
                 last_end = self.offset();
                 continue;
             }
@@ -494,10 +504,37 @@ impl<'t> Parser<'t> {
             }
             text.push_str(&word.text);
         }
-        let runs_shell = words.first().is_some_and(|head| is_shell(&head.text));
-        // A shell's payload must know which of its substitutions this parser already followed.
-        let followed: Vec<Vec<(usize, usize)>> =
-            if runs_shell { words.iter().skip(1).map(|w| w.followed.clone()).collect() } else { Vec::new() };
+        // What the command runs: its program past wrappers, the forms deny rules also meet, and
+        // the scripts it runs (`sh -c`, `eval`, `su -c` …), read from the words as the shell sees them.
+        let all_words: Vec<&Word> = assignments.iter().chain(words.iter()).collect();
+        let texts: Vec<&str> = all_words.iter().map(|w| w.text.as_str()).collect();
+        let expanded: Vec<bool> = all_words.iter().map(|w| !w.expansions.is_empty()).collect();
+        let invocation = invocation(&texts, assignments.len(), &expanded, Shell::Posix);
+        let mut scripts: Vec<ScriptText> = invocation
+            .scripts
+            .iter()
+            .map(|script: &Script| {
+                let (text, followed) = script.text(all_words.iter().map(|w| (w.text.as_str(), w.followed.as_slice())));
+                (text, followed, script.shell)
+            })
+            .collect();
+        let mut unreadable = invocation.unreadable.clone();
+        if let Some(shell) = invocation.reads_stdin {
+            match (&stdin.here_string, stdin.here_doc) {
+                (Some((_, true)), _) => unreadable = Some("the shell runs a here-string built from an expansion".into()),
+                (Some((text, false)), _) => scripts.push((text.clone(), Vec::new(), shell)),
+                (None, true) => {
+                    if let Some(doc) = self.heredocs.iter_mut().rev().find(|d| d.owner == owner) {
+                        doc.feeds = Some(shell);
+                    }
+                }
+                (None, false) if stdin.file => {
+                    unreadable = Some("the shell runs the commands of a file, which the text does not show".into())
+                }
+                (None, false) => unreadable = Some("the shell reads its commands from standard input, which the text does not show".into()),
+            }
+        }
+        drop(all_words);
         // A vector of its own for the arguments: collected from `words` in place, the words'
         // larger buffer would be shrunk by a `realloc` that copies it.
         let mut args: Vec<String> = Vec::with_capacity(words.len().saturating_sub(1));
@@ -507,10 +544,23 @@ impl<'t> Parser<'t> {
         if let Some(name) = &name {
             hazards.extend(hazards_of_command(name, &args));
         }
-        // Only a shell's payload is followed; only then are the words needed after the item is stored.
-        let payload = name.as_deref().filter(|_| runs_shell).map(|n| (n.to_owned(), args.clone()));
+        if let Some(why) = unreadable {
+            let subject = invocation.program.clone().or_else(|| name.clone()).unwrap_or_default();
+            hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
+        }
         let (s, e) = self.span(start, last_end);
-        let item = SubCommand { text, kind: SubCommandKind::Command, context: self.context, name, args, start: s, end: e, hazards };
+        let item = SubCommand {
+            text,
+            kind: SubCommandKind::Command,
+            context: self.context,
+            name,
+            program: invocation.program,
+            runs_as: invocation.forms,
+            args,
+            start: s,
+            end: e,
+            hazards,
+        };
         let has_command = !item.text.is_empty();
         if has_command {
             let at = owner.min(self.items.len());
@@ -520,48 +570,32 @@ impl<'t> Parser<'t> {
             first.hazards.extend(item.hazards);
         }
         self.items.extend(redirects);
-        if let Some((name, args)) = payload {
-            self.follow_shell_payload(&name, &args, &followed, (s, e))?;
+        for (script, followed, shell) in scripts {
+            self.run_script(&script, shell, (s, e), followed)?;
         }
         Ok(())
     }
 
-    /// `sh -c 'script'`: the script's commands are analysed as if written here.
-    /// `followed` holds each argument's [`Word::followed`] ranges.
-    fn follow_shell_payload(&mut self, name: &str, args: &[String], followed: &[Vec<(usize, usize)>], span: (usize, usize)) -> Step {
-        if !is_shell(name) {
+    /// A script the command runs (`sh -c`, `eval`, a here-string fed to a shell, `pwsh -Command`):
+    /// its commands are items too, in the shell it is written for.
+    fn run_script(&mut self, text: &str, shell: Shell, span: (usize, usize), followed: Vec<(usize, usize)>) -> Step {
+        if shell == Shell::Posix {
+            return self.sub_parse(text, Context::ShellPayload, span, followed);
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop("commands are nested too deeply to follow".into()));
+        }
+        if !self.budget.take(text) {
+            self.distrust(EXHAUSTED);
             return Ok(());
         }
-        let mut rest = args.iter().enumerate();
-        let mut runs_payload = false;
-        while let Some((_, arg)) = rest.next() {
-            if arg == "--" {
-                break;
-            }
-            let short = arg.strip_prefix('-').or_else(|| arg.strip_prefix('+')).filter(|f| !f.starts_with('-'));
-            if let Some(flags) = short {
-                if flags.contains('c') {
-                    runs_payload = true;
-                    break;
-                }
-                // `-o option` and `-O shopt` take the next word.
-                if flags.ends_with('o') || flags.ends_with('O') {
-                    rest.next();
-                }
-                continue;
-            }
-            if arg.starts_with("--") {
-                continue;
-            }
-            break;
+        let inner =
+            super::other_shells::analyze_nested(shell, text, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
+        self.items.extend(inner.items);
+        if let Some(reason) = inner.cannot_vouch {
+            self.distrust(&reason);
         }
-        if !runs_payload {
-            return Ok(());
-        }
-        let Some((at, script)) = rest.find(|(_, a)| !a.starts_with('-')) else {
-            return Ok(());
-        };
-        self.sub_parse(script, Context::ShellPayload, span, followed.get(at).cloned().unwrap_or_default())
+        Ok(())
     }
 
     /// Parses separate text (a backtick body, an `sh -c` script) and adopts its items;
@@ -595,7 +629,7 @@ impl<'t> Parser<'t> {
         Ok(Word { text: self.source(start, end), end, ..Word::default() })
     }
 
-    fn parse_redirect(&mut self, owner: usize, redirects: &mut Vec<SubCommand>, hazards: &mut Vec<Hazard>) -> Step {
+    fn parse_redirect(&mut self, owner: usize, redirects: &mut Vec<SubCommand>, hazards: &mut Vec<Hazard>, stdin: &mut Stdin) -> Step {
         let start = self.offset();
         let mut fd = String::new();
         while let Some(c) = self.peek().filter(char::is_ascii_digit) {
@@ -626,10 +660,16 @@ impl<'t> Parser<'t> {
                     strip_tabs: op == "<<-",
                     expands: !target.quoted,
                     owner,
+                    feeds: None,
                 });
+                stdin.here_doc = true;
                 return Ok(());
             }
-            "<<<" => return Ok(()),
+            "<<<" => {
+                stdin.here_string = Some((target.text.clone(), !target.expansions.is_empty()));
+                return Ok(());
+            }
+            "<" if fd.is_empty() || fd == "0" => stdin.file = true,
             // Duplicating a descriptor (`2>&1`, `>&2`, `<&-`) writes no file.
             ">&" | "<&" if target.text.chars().all(|c| c.is_ascii_digit() || c == '-') => return Ok(()),
             _ => {}
@@ -652,6 +692,8 @@ impl<'t> Parser<'t> {
             kind: SubCommandKind::Redirect,
             context: self.context,
             name: None,
+            program: None,
+            runs_as: Vec::new(),
             args: Vec::new(),
             start: s,
             end: e,
@@ -679,6 +721,9 @@ impl<'t> Parser<'t> {
             body.push_str(&line);
             body.push('\n');
         }
+        if let Some(shell) = doc.feeds {
+            return self.run_heredoc_script(&doc, body, shell);
+        }
         if doc.expands {
             if body.contains("$(") || body.contains('`') {
                 self.distrust("a here-document runs command substitutions, which are not analysed");
@@ -691,6 +736,44 @@ impl<'t> Parser<'t> {
             }
         }
         Ok(())
+    }
+
+    /// A here-document fed to a shell (`sh <<EOF`): its body is the shell's script. An unquoted
+    /// delimiter lets the outer shell expand the body first (bash(1), "Here Documents"): `\$`,
+    /// `` \` ``, `\\` and `\`-newline are undone as it would, and an expansion it would make
+    /// leaves the script unknown.
+    fn run_heredoc_script(&mut self, doc: &PendingHereDoc, body: String, shell: Shell) -> Step {
+        let span = self.items.get(doc.owner).map_or((0, 0), |item| (item.start, item.end));
+        let script = if doc.expands {
+            let mut out = String::with_capacity(body.len());
+            let mut chars = body.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => match chars.peek() {
+                        Some('$' | '`' | '\\') => out.extend(chars.next()),
+                        Some('\n') => {
+                            chars.next();
+                        }
+                        _ => out.push('\\'),
+                    },
+                    '$' | '`' => {
+                        if let Some(item) = self.items.get_mut(doc.owner) {
+                            item.hazards.push(Hazard::new(
+                                HazardKind::UnreadableProgram,
+                                item.program.as_deref().unwrap_or_default(),
+                                "the shell runs a here-document the outer shell expands first, so its commands are not known",
+                            ));
+                        }
+                        return Ok(());
+                    }
+                    other => out.push(other),
+                }
+            }
+            out
+        } else {
+            body
+        };
+        self.run_script(&script, shell, span, Vec::new())
     }
 
     /// Reads one word, removing quotes and recording expansions.

@@ -60,30 +60,6 @@ impl CommandGlob {
     }
 }
 
-/// At most this many wrappers are stripped for a deny or confirm glob; a command behind more
-/// is taken to match (fail closed): each form is a copy of the command, so all of them would cost
-/// the square of its length.
-const MAX_UNWRAPPED_FORMS: usize = 8;
-
-/// The forms of a command a deny or confirm glob also meets, after Claude Code: without its
-/// leading assignments (`FOO=bar rm -rf tmp/` is `rm -rf tmp/`), and past each wrapper in turn
-/// (`nice -n 5 nohup rm x` is also `nohup rm x` and `rm x`), with the wrappers and their options
-/// the hazard checks know (`src/shell/hazards.rs`), a superset of those Claude Code strips — which
-/// only makes a deny broader. `None` when more than [`MAX_UNWRAPPED_FORMS`] wrappers are stacked.
-pub fn unwrapped_forms(name: &str, args: &[String]) -> Option<Vec<String>> {
-    let join = |name: &str, args: &[String]| std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ");
-    let mut forms = vec![join(name, args)];
-    let (mut name, mut args) = (name, args);
-    while let Some((inner, rest)) = crate::shell::unwrap_once(name, args) {
-        if forms.len() > MAX_UNWRAPPED_FORMS {
-            return None;
-        }
-        forms.push(join(inner, rest));
-        (name, args) = (inner, rest);
-    }
-    Some(forms)
-}
-
 /// Whether `text` is the pieces joined by any text: the first is a prefix, the last a suffix,
 /// the middle ones appear in order (leftmost placement is optimal for `*` globs).
 pub(super) fn glob_pieces_match(pieces: &[String], text: &str) -> bool {
@@ -135,26 +111,6 @@ mod tests {
                 assert!(!g.is_match(m), "{rule} should not match {m}");
             }
         }
-    }
-
-    #[test]
-    fn deny_forms_see_past_assignments_and_wrappers() {
-        let forms = |line: &str| {
-            let words: Vec<String> = line.split(' ').map(str::to_owned).collect();
-            unwrapped_forms(&words[0], &words[1..])
-        };
-        assert!(forms("timeout 5 rm x").unwrap().contains(&"rm x".to_owned()));
-        assert!(forms("nice -n 5 nohup rm -rf tmp/").unwrap().contains(&"rm -rf tmp/".to_owned()));
-        assert!(forms("env A=1 sudo -u root rm x").unwrap().contains(&"rm x".to_owned()));
-        assert!(forms("xargs rm").unwrap().contains(&"rm".to_owned()));
-        assert!(forms("xargs -n 1 rm").unwrap().contains(&"rm".to_owned()));
-        assert!(forms("command -p rm x").unwrap().contains(&"rm x".to_owned()));
-        assert!(forms("sudo -T 5 rm x").unwrap().contains(&"rm x".to_owned()));
-        assert!(forms("sudo -R /srv rm x").unwrap().contains(&"rm x".to_owned()));
-        assert!(forms(&format!("{}rm x", "nohup ".repeat(8))).unwrap().contains(&"rm x".to_owned()));
-        assert_eq!(forms(&format!("{}rm x", "nohup ".repeat(9))), None, "too deep: deny and confirm globs match");
-        assert_eq!(forms("command -v rm"), Some(vec!["command -v rm".to_owned()]));
-        assert_eq!(forms("timeout"), Some(vec!["timeout".to_owned()]));
     }
 
     #[test]

@@ -13,6 +13,6 @@ mod path_pattern;
 mod tokens;
 
 pub use domain::{url_host, DomainGlob};
-pub use glob::{unwrapped_forms, CommandGlob};
+pub use glob::CommandGlob;
 pub use path_pattern::PathPattern;
 pub use tokens::TokenPrefix;

@@ -98,7 +98,7 @@ fn wrapped_command_at(words: &[String]) -> Option<usize> {
         // timeout [-s SIGNAL] [-k DURATION] [--foreground] [--preserve-status] DURATION COMMAND
         "timeout" => Some(past_options(rest, &["-s", "-k", "--signal", "--kill-after"], 1)),
         // bash's `time [-p] COMMAND`; `nohup COMMAND`; `builtin COMMAND`; zsh's `noglob COMMAND`
-        "nohup" | "builtin" | "noglob" => Some(past_options(rest, &[], 0)),
+        "nohup" | "builtin" | "noglob" | "nocorrect" => Some(past_options(rest, &[], 0)),
         // GNU time(1): `time [-f FORMAT] [-o FILE] COMMAND`
         "time" => Some(past_options(rest, &["-f", "-o", "--format", "--output"], 0)),
         // nice [-n N | --adjustment N | -N] COMMAND
@@ -154,31 +154,6 @@ fn wrapped_command_at(words: &[String]) -> Option<usize> {
     }?;
     // A wrapper with no command after it is the command itself.
     (at < rest.len()).then_some(at + 1)
-}
-
-/// `glob` in a deny or confirm list (docs/rule-engine.md: "deny and confirm globs also see past leading
-/// assignments and wrappers"; Claude Code: "a deny or ask rule matches past any leading
-/// assignment"): the text, or the command's words without its leading assignments (the parser's
-/// word and arguments, joined by one space), or what is left after stripping any number of
-/// wrappers from their front. Without the parser's words (a redirect, a path, opaque text) there
-/// is no command to unwrap: the text alone.
-fn glob_matches_past_wrappers(glob: &str, subject: &Subject<'_>) -> bool {
-    if glob_matches_text(glob, subject.text) {
-        return true;
-    }
-    let Some((name, args)) = subject.words else { return false };
-    let mut words: Vec<String> = std::iter::once(name.to_owned()).chain(args.iter().cloned()).collect();
-    // Past eight stacked wrappers the engine stops reading and the rule matches (fail closed).
-    for _ in 0..=8 {
-        if glob_matches_text(glob, &words.join(" ")) {
-            return true;
-        }
-        match wrapped_command_at(&words) {
-            Some(at) => words.drain(..at).for_each(drop),
-            None => return false,
-        }
-    }
-    true
 }
 
 /// A program's name without its directory.
@@ -572,23 +547,8 @@ impl Rule {
         let strict = list != ListKind::AlwaysAllow;
         let (label, matched): (&'static str, bool) = match self {
             Rule::Prefix(t) => ("prefix", prefix_matches(t, subject.text)),
-            Rule::Glob(t) if strict => {
-                let on_text = glob_matches_text(t, subject.text);
-                let past = glob_matches_past_wrappers(t, subject);
-                if past && !on_text {
-                    tally.note("glob: matched only past assignments or wrappers");
-                }
-                ("glob in deny/confirm", past)
-            }
-            Rule::Glob(t) => ("glob in allow", glob_matches_text(t, subject.text)),
-            Rule::Tokens(t) => {
-                let exact = tokens_match(t, subject, false);
-                let by_name = strict && tokens_match(t, subject, true);
-                if by_name && !exact {
-                    tally.note("tokens: matched only by the program's name");
-                }
-                (if strict { "tokens in deny/confirm" } else { "tokens in allow" }, exact || by_name)
-            }
+            Rule::Glob(t) => ("glob", glob_matches_text(t, subject.text)),
+            Rule::Tokens(t) => ("tokens", tokens_match(t, subject, false)),
             Rule::Path(t, root) => {
                 let answer = PathRule::read(t, root.as_deref()).unwrap().matches(subject.text);
                 if answer.is_none() && strict {
@@ -853,10 +813,6 @@ const WRAPPERS: &[&str] = &[
     "nocorrect",
 ];
 
-/// Wrapper forms whose command the engine's deny and confirm globs do not see (see
-/// `deny_and_confirm_globs_see_past_every_wrapper_form_the_documentation_strips`).
-const DISPUTED_WRAPPERS: &[&str] = &["command -p"];
-
 const SPACES: &[&str] = &[" ", " ", " ", "  ", "\t", "\u{a0}"];
 
 /// A command line: maybe assignments, maybe wrappers from `wrappers`, a program and a few
@@ -985,8 +941,6 @@ impl Item {
 enum Input {
     /// A command line's items, with the parser's words.
     Command,
-    /// The same with the wrapper forms the engine does not see past.
-    CommandWithDisputedWrappers,
     /// Text no parser read.
     Text,
     Path,
@@ -1006,7 +960,6 @@ fn items(input: Input, next: Next<'_>) -> Vec<Item> {
     };
     match input {
         Input::Command => parsed(command_line(next, WRAPPERS)),
-        Input::CommandWithDisputedWrappers => parsed(command_line(next, &[WRAPPERS, DISPUTED_WRAPPERS, DISPUTED_WRAPPERS].concat())),
         Input::Text => vec![Item::text(plain_text(next))],
         Input::Path => vec![Item::text(path_text(next))],
         Input::Url => vec![Item::text(url_text(next))],
@@ -1015,12 +968,6 @@ fn items(input: Input, next: Next<'_>) -> Vec<Item> {
             vec![Item { text: format!("{a}:{b}"), words: None, pair: Some((a.to_owned(), b.to_owned())) }]
         }
     }
-}
-
-/// The first item of a command line, as the parser makes it.
-fn first_item(line: &str) -> Item {
-    let item = analyze_in(Shell::Posix, line).items.into_iter().next().unwrap();
-    Item { text: item.text, words: item.name.map(|name| (name, item.args)), pair: None }
 }
 
 fn prefix_rule(next: Next<'_>) -> Rule {
@@ -1177,10 +1124,8 @@ fn the_references_answer_their_sources_examples() {
     let deny_glob = |glob: &str, name: &str, args: &[&str]| {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let text = format!("{name} {}", args.join(" "));
-        glob_matches_past_wrappers(
-            glob,
-            &Subject { text: &text, pair: None, words: Some((name, &args)), leading: None, guessed_path: false },
-        )
+        let item = Item { text, words: Some((name.to_owned(), args)), pair: None };
+        reference_forms(&item).iter().any(|form| glob_matches_text(glob, form))
     };
     assert!(deny_glob("npm test *", "timeout", &["30", "npm", "test"]));
     assert!(deny_glob("rm *", "rm", &["-rf", "tmp/"])); // `FOO=bar rm -rf tmp/`: the parser's words
@@ -1188,6 +1133,7 @@ fn the_references_answer_their_sources_examples() {
     assert!(deny_glob("grep *", "xargs", &["-n", "1", "grep", "pattern"]));
     assert!(!deny_glob("rm *", "command", &["-v", "rm"]));
     assert!(deny_glob("rm *", "nice", &["-n", "5", "nohup", "rm", "-rf", "x"]));
+    assert!(deny_glob("rm *", "/bin/rm", &["-rf", "x"]));
     // Codex's `prefix_rule` examples, and its fallback from a program's path to its name.
     let tokens = |rule: &str, text: &str, by_name: bool| tokens_match(rule, &Subject::text(text), by_name);
     assert!(tokens("gh pr view", "gh pr view 7888", false) && !tokens("gh pr view", "gh pr --repo o/c view 7888", false));
@@ -1237,7 +1183,7 @@ fn prefix_rules_match_when_their_words_are_the_texts_first_words() {
 #[test]
 fn allow_globs_match_the_whole_text_with_star_spanning_spaces() {
     let tally = run(0x5EED_0002, 1000, 8, ALLOW, glob_rule, COMMANDS);
-    tally.assert_both_answers(0.04, &["glob in allow"], &[]);
+    tally.assert_both_answers(0.04, &["glob"], &[]);
 }
 
 /// An allow glob is filed under the first word it spells (its text up to the first space) and a
@@ -1259,52 +1205,154 @@ fn allow_globs_whose_first_word_holds_other_whitespace_are_found_by_the_index() 
     assert!(skipped.is_empty(), "allow globs the index skips: {skipped:?}");
 }
 
+/// Globs in every list match an item's text as the documentation reads it; a deny or confirm
+/// glob meets what a command runs past its wrappers through the item's forms (see
+/// `deny_and_confirm_rules_of_every_command_kind_meet_what_a_command_runs`).
 #[test]
-fn deny_and_confirm_globs_also_match_past_assignments_and_wrappers() {
-    let tally = run(0x5EED_0003, 1000, 8, DENY_OR_CONFIRM, glob_rule, COMMANDS);
-    tally.assert_both_answers(0.04, &["glob in deny/confirm"], &[("glob: matched only past assignments or wrappers", 200)]);
+fn globs_match_the_text_in_every_list() {
+    let tally = run(0x5EED_0003, 1000, 8, ANY_LIST, glob_rule, COMMANDS);
+    tally.assert_both_answers(0.04, &["glob"], &[]);
 }
 
-/// Wrapper forms whose command the engine's deny and confirm globs do not see: `command` with an
-/// option other than the query forms `-v` and `-V` (Claude Code strips all but those, and
-/// `command -p rm -rf x` runs `rm`), `sudo` options that take a value (`-T`, `-R` in sudo's
-/// manual), a command after `--` whose name starts with `-`, and more than eight wrappers in a row.
+/// The reference's reading of what a command runs: its words past any number of stripped
+/// wrappers (each a form), and each form also with its program named by its base name (Codex's
+/// host-executable fallback; a path to a program is that program).
+fn reference_forms(item: &Item) -> Vec<String> {
+    let Some((name, args)) = &item.words else { return vec![item.text.clone()] };
+    let mut words: Vec<String> = std::iter::once(name.clone()).chain(args.iter().cloned()).collect();
+    let mut out = vec![item.text.clone()];
+    loop {
+        out.push(words.join(" "));
+        let base = program_name(&words[0]).to_owned();
+        if base != words[0] && !matches!(base.as_str(), "" | "." | "..") {
+            let mut named = words.clone();
+            named[0] = base.clone();
+            out.push(named.join(" "));
+            words[0] = base;
+        }
+        match wrapped_command_at(&words) {
+            Some(at) => words.drain(..at).for_each(drop),
+            None => return out,
+        }
+    }
+}
+
+/// Deny and confirm rules of the command kinds (prefix, glob, tokens) refuse or ask for a
+/// command line exactly when the reference reads one of them as matching the raw line or what
+/// one of its commands runs: past leading assignments and wrappers, by a path to the program.
+/// Decided through a policy, as a user meets it.
 #[test]
-fn deny_and_confirm_globs_see_past_every_wrapper_form_the_documentation_strips() {
-    let nine_wrappers = format!("{}rm -rf x", "nohup ".repeat(9));
-    let cases = [
+fn deny_and_confirm_rules_of_every_command_kind_meet_what_a_command_runs() {
+    use crate::policy::{LayerSpec, Outcome, Policy, PolicySpec, Reason, ToolRulesSpec};
+    let mut next = random_below(0x5EED_0005);
+    let (mut held, mut past_wrappers, mut refused_plainly) = (0, 0, 0);
+    for _ in 0..600 {
+        let list = DENY_OR_CONFIRM[next(2)];
+        let rules: Vec<Rule> = (0..1 + next(3))
+            .map(|_| match next(3) {
+                0 => prefix_rule(&mut next),
+                1 => glob_rule(&mut next),
+                _ => tokens_rule(&mut next),
+            })
+            .filter(Rule::is_valid)
+            .collect();
+        let mut tool = ToolRulesSpec::default();
+        let specs: Vec<_> = rules.iter().map(Rule::spec).collect();
+        match list {
+            ListKind::AlwaysDeny => tool.always_deny = specs,
+            _ => tool.always_confirm = specs,
+        }
+        let spec = PolicySpec {
+            default_mode: Outcome::Allow,
+            layers: vec![LayerSpec {
+                name: "user".into(),
+                tools: [("terminal".to_owned(), tool)].into_iter().collect(),
+                ..LayerSpec::default()
+            }],
+            ..PolicySpec::default()
+        };
+        let policy = Policy::new(spec);
+        for _ in 0..12 {
+            let line = command_line(&mut next, WRAPPERS);
+            let items: Vec<Item> = analyze_in(Shell::Posix, &line)
+                .items
+                .into_iter()
+                .map(|item| Item { text: item.text, words: item.name.map(|name| (name, item.args)), pair: None })
+                .collect();
+            let reference = |text: &str, words: Option<(&str, &[String])>| {
+                let subject = Subject { text, pair: None, words, leading: None, guessed_path: false };
+                rules.iter().any(|rule| match rule {
+                    Rule::Prefix(t) => prefix_matches(t, text),
+                    Rule::Glob(t) => glob_matches_text(t, text),
+                    Rule::Tokens(t) => tokens_match(t, &subject, false),
+                    _ => false,
+                })
+            };
+            let on_text = reference(&line, None)
+                || items.iter().any(|i| reference(&i.text, i.words.as_ref().map(|(n, a)| (n.as_str(), a.as_slice()))));
+            let expected = on_text
+                || items.iter().any(|item| {
+                    reference_forms(item).iter().any(|form| {
+                        let words: Vec<String> = form.split(' ').map(str::to_owned).collect();
+                        reference(form, words.split_first().map(|(n, a)| (n.as_str(), a)))
+                    })
+                });
+            let decision = policy.decide("terminal", std::slice::from_ref(&line));
+            if decision.reason == Reason::HardcodedDeny {
+                continue;
+            }
+            let by_rule = matches!(decision.reason, Reason::DenyRule | Reason::ConfirmRule);
+            assert_eq!(by_rule, expected, "{list:?} {rules:?} on {line:?}: {:?} {}", decision.reason, decision.message);
+            held += usize::from(expected);
+            past_wrappers += usize::from(expected && !on_text);
+            refused_plainly += usize::from(!expected);
+        }
+    }
+    assert!(
+        held > 600 && past_wrappers > 150 && refused_plainly > 1500,
+        "{held} held, {past_wrappers} only past wrappers, {refused_plainly} not matched"
+    );
+}
+
+/// Wrapper forms the engine reads further than the reference's list: `command -p`, `sudo`
+/// options that take a value, a command after `--`, and sixteen wrappers in a row; past
+/// sixteen the program is not read and the line asks.
+#[test]
+fn deny_globs_see_past_every_wrapper_form_the_documentation_strips() {
+    use crate::policy::{Outcome, Policy, PolicySpec, Reason};
+    let deny = |glob: &str, line: &str| {
+        let spec: PolicySpec = serde_json::from_value(serde_json::json!({
+            "defaultMode": "allow",
+            "layers": [{ "name": "user", "tools": { "terminal": { "alwaysDeny": [{ "glob": glob }] } } }]
+        }))
+        .unwrap();
+        Policy::new(spec).decide("terminal", &[line.to_owned()])
+    };
+    let sixteen = format!("{}rm -rf x", "nohup ".repeat(15));
+    for (glob, line) in [
         ("rm *", "command -p rm -rf x"),
         ("rm *", "sudo -T 5 rm -rf x"),
         ("rm *", "sudo -R /srv rm -rf x"),
         ("-x *", "sudo -- -x y"),
-        ("rm *", nine_wrappers.as_str()),
-    ];
-    let mut tally = Tally::default();
-    let mut missed = Vec::new();
-    for (glob, line) in cases {
-        let item = first_item(line);
-        let subject = item.subject(&mut |_| 1);
-        let trial = Trial::new(ListKind::AlwaysDeny, vec![Rule::Glob(glob.into())]);
-        assert!(trial.rules[0].matches(ListKind::AlwaysDeny, &subject, &mut tally), "the reference matches {glob} on {line}");
-        if trial.set.first_match(&subject).is_none() {
-            missed.push((glob, line));
-        }
+        ("rm *", sixteen.as_str()),
+    ] {
+        assert_eq!(deny(glob, line).reason, Reason::DenyRule, "{glob} on {line}");
     }
-    assert!(missed.is_empty(), "deny globs that do not match: {missed:?}");
-    let tally = run(0x5EED_000C, 1000, 8, DENY_OR_CONFIRM, glob_rule, &[Input::CommandWithDisputedWrappers]);
-    tally.assert_both_answers(0.04, &["glob in deny/confirm"], &[]);
+    let forty = format!("{}rm -rf x", "nohup ".repeat(40));
+    let d = deny("rm *", &forty);
+    assert_eq!((d.outcome, d.reason), (Outcome::Confirm, Reason::CannotVouch), "{}", d.message);
 }
 
 #[test]
 fn allow_token_prefixes_match_the_unquoted_words_exactly() {
     let tally = run(0x5EED_0004, 1000, 8, ALLOW, tokens_rule, COMMANDS);
-    tally.assert_both_answers(0.04, &["tokens in allow"], &[]);
+    tally.assert_both_answers(0.04, &["tokens"], &[]);
 }
 
 #[test]
-fn deny_and_confirm_token_prefixes_also_match_a_program_by_its_name() {
-    let tally = run(0x5EED_0005, 1000, 8, DENY_OR_CONFIRM, tokens_rule, COMMANDS);
-    tally.assert_both_answers(0.04, &["tokens in deny/confirm"], &[("tokens: matched only by the program's name", 200)]);
+fn token_prefixes_match_the_unquoted_words_exactly_in_every_list() {
+    let tally = run(0x5EED_000D, 1000, 8, DENY_OR_CONFIRM, tokens_rule, COMMANDS);
+    tally.assert_both_answers(0.04, &["tokens"], &[]);
 }
 
 #[test]
@@ -1363,10 +1411,8 @@ fn mixed_rule_lists_answer_with_the_first_rule_the_references_match() {
     let tally = run(0x5EED_000B, 2000, 10, ANY_LIST, any_rule, &inputs);
     let every_kind = [
         "prefix",
-        "glob in allow",
-        "glob in deny/confirm",
-        "tokens in allow",
-        "tokens in deny/confirm",
+        "glob",
+        "tokens",
         "path with a root",
         "path without a root in allow",
         "path without a root in deny/confirm",

@@ -255,9 +255,10 @@ fn deny_only(pattern: &str) -> Policy {
     Policy::new(PolicySpec { layers: vec![layer], ..PolicySpec::default() })
 }
 
-/// Through the whole evaluator: a deny rule denies exactly when regex-lite matches the raw line
-/// or one of the items the decision lists (docs/rule-engine.md: "deny and confirm rules also see the raw
-/// command line").
+/// Through the whole evaluator: a deny rule denies exactly when regex-lite matches the raw line,
+/// one of the items the decision lists, or what one of them runs (docs/rule-engine.md: "deny and
+/// confirm rules also see the raw command line" and each command as it runs; which forms a command
+/// has is the shell analysis's, checked against bash itself by `tests/bash_oracle.rs`).
 #[test]
 fn a_deny_rule_denies_exactly_when_regex_lite_matches_the_line_or_an_item() {
     let mut next = random_below(0x2545_F491_4F6C_DD1D);
@@ -277,7 +278,11 @@ fn a_deny_rule_denies_exactly_when_regex_lite_matches_the_line_or_an_item() {
             if decision.reason == Reason::HardcodedDeny {
                 continue;
             }
-            let expected = regex.is_match(&line) || decision.items.iter().any(|item| regex.is_match(&item.text));
+            let expected = regex.is_match(&line)
+                || decision
+                    .items
+                    .iter()
+                    .any(|item| regex.is_match(&item.text) || item.runs_as.iter().any(|form| regex.is_match(&form.text)));
             assert_eq!(decision.reason == Reason::DenyRule, expected, "{pattern:?} on {line:?}: {decision:?}");
             decided += 1;
             denied += usize::from(expected);

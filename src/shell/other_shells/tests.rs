@@ -215,7 +215,7 @@ fn shell_payloads_are_analysed_in_their_own_shell() {
     assert_eq!(texts(PowerShell, "pwsh -c 'ls; rm x'"), ["pwsh -c ls; rm x", "ls", "rm x"]);
     assert_eq!(texts(PowerShell, "cmd.exe /C 'dir & del x'"), ["cmd.exe /C dir & del x", "dir", "del x"]);
     assert_eq!(texts(Rc, "rc -c 'ls; rm x'"), ["rc -c ls; rm x", "ls", "rm x"]);
-    assert!(!vouched(PowerShell, "pwsh -EncodedCommand ZABpAHIA"));
+    assert!(hazard_kinds(PowerShell, "pwsh -EncodedCommand ZABpAHIA").contains(&HazardKind::UnreadableProgram));
     assert!(!vouched(Nushell, "bash -c 'ls $(rm x'"));
     let a = analyze(Nushell, "bash -c 'ls; rm x'");
     assert!(a.items.iter().skip(1).all(|i| (i.start, i.end) == (0, 18)), "payload items point at their host");
