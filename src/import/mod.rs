@@ -284,13 +284,24 @@ pub struct ImportError {
 
 /// Reads sources of one format into a policy.
 pub fn import(format: PeerFormat, sources: &[ImportSource], context: &ImportContext) -> Result<ImportResult, Vec<ImportError>> {
-    match format {
+    let mut result = match format {
         PeerFormat::ClaudeCode => claude::import(sources, context),
         PeerFormat::Codex => codex::import(sources, context),
         PeerFormat::Vscode => vscode::import(sources, context),
         PeerFormat::CursorCli | PeerFormat::CursorEditor => cursor::import(sources, context),
         PeerFormat::GeminiCli => gemini::import(sources, context),
+    }?;
+    // The rules were read against this working directory and home; the policy reads commands'
+    // `~`, `$HOME` and relative paths against the same, or a `Read(~/…)` deny would not reach
+    // `cat $HOME/…`.
+    let host = &mut result.policy.host;
+    if host.cwd.is_none() {
+        host.cwd.clone_from(&context.cwd);
     }
+    if host.home.is_none() {
+        host.home.clone_from(&context.home);
+    }
+    Ok(result)
 }
 
 /// Writes a policy in one format.

@@ -1270,3 +1270,19 @@ fn vscode_fields_it_does_not_read_are_reported_not_refused() {
     let errors = import(PeerFormat::Vscode, &sources, &context()).unwrap_err();
     assert!(errors[0].message.contains("[\"npm test\"]: `approve` must be true or false"), "{:?}", errors[0].message);
 }
+
+/// The working directory and home an import was read against are the policy's host too: a
+/// `Read(~/…)` deny reaches `cat ~/…` and `cat $HOME/…` behind an allowed `cat` (Claude Code
+/// refuses both since 2.1.163: "Fixed deny rules on home-directory paths (e.g.
+/// `Read(~/Desktop/**)`) not blocking Bash commands that reference the path via `$HOME`").
+#[test]
+fn an_import_carries_its_working_directory_and_home_into_the_policy() {
+    let r = claude_user(r#"{ "allow": ["Bash(cat:*)"], "deny": ["Read(~/Desktop/**)"] }"#);
+    assert_eq!((r.policy.host.cwd.as_deref(), r.policy.host.home.as_deref()), (Some("/p"), Some("/home/u")));
+    for command in
+        ["cat ~/Desktop/secret.txt", "cat $HOME/Desktop/secret.txt", "cat ${HOME}/Desktop/secret.txt", "cat /home/u/Desktop/secret.txt"]
+    {
+        assert_eq!(terminal(&r, command), Deny, "{command}");
+    }
+    assert_eq!(terminal(&r, "cat ~/notes.txt"), Allow);
+}

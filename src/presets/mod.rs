@@ -472,10 +472,10 @@ macro_rules! wrapped {
 const DANGEROUS: &[Dangerous] = &[
     Dangerous {
         name: "force push",
-        pattern: wrapped!(r"git(?:\s+\S+)*?\s+push(?:\s+\S+)*?\s+(?:-[a-z]*f[a-z]*|--force(?:-with-lease(?:=\S*)?|-if-includes)?|--mirror|\+\S+)(?:\s|$)"),
+        pattern: wrapped!(r"git(?:\s+\S+)*?\s+push(?:\s+\S+)*?\s+(?:-[a-z]*f[a-z]*|--force(?:-with-lease|-if-includes)?(?:=\S*)?|--mirror|\+\S+)(?:\s|$)"),
         case_sensitive: false,
         sources: &[TG, CXD, DCG, DC],
-        note: "`-f` (also in a cluster), `--force`, `--force-with-lease[=…]`, `--force-if-includes`, `--mirror`, a `+refspec`; Codex asks for `git --force …`; DCG and DC name `--force` and `-f`, not `--force-with-lease`",
+        note: "`-f` (also in a cluster), `--force[=…]`, `--force-with-lease[=…]`, `--force-if-includes`, `--mirror`, a `+refspec`; Codex asks for `git --force …`; DCG and DC name `--force` and `-f`, not `--force-with-lease`; DCG's `push-force-long` also matches `--force=…`",
         matches: &[
             "git push --force",
             "git push -f origin main",
@@ -484,6 +484,7 @@ const DANGEROUS: &[Dangerous] = &[
             "git push origin +HEAD:main",
             "git push --force-with-lease",
             "git push --force-with-lease=main:abc123 origin main",
+            "git push --force=true origin main",
             "git -C repo push --force origin x",
             "sudo git push --mirror backup",
         ],
@@ -497,6 +498,24 @@ const DANGEROUS: &[Dangerous] = &[
         note: "`-d`, `--delete`, a `:branch` refspec; DC asks for `git push <remote> --delete` and `git push <remote> :branch`, not `-d`",
         matches: &["git push origin --delete feature", "git push origin :feature", "git push -d origin feature"],
         not_match: &["git push origin feature:feature", "git push origin main"],
+    },
+    Dangerous {
+        name: "git stash drop or clear",
+        pattern: wrapped!(r"git(?:\s+\S+)*?\s+stash\s+(?:drop|clear)(?:\s|$)"),
+        case_sensitive: false,
+        sources: &[DCG],
+        note: "discards stashed work; DCG's core git pack names `stash-drop` and `stash-clear`",
+        matches: &["git stash drop", "git stash drop stash@{1}", "git stash clear", "git -C repo stash clear"],
+        not_match: &["git stash", "git stash list", "git stash pop", "git stash show -p"],
+    },
+    Dangerous {
+        name: "git branch force delete or reset",
+        pattern: wrapped!(r"git(?:\s+\S+)*?\s+branch(?:\s+\S+)*?\s+(?:-[a-zA-Z]*[Df][a-zA-Z]*|--force)(?:\s|$)"),
+        case_sensitive: true,
+        sources: &[DCG],
+        note: "`-D` deletes a branch whether or not it is merged, `-f`/`--force` moves an existing branch; DCG's core git pack names `branch-force-delete` (`-D`, `--force`, `-f`); `-d` deletes only a merged branch and is not matched",
+        matches: &["git branch -D feature", "git branch -Dq feature", "git branch --force main HEAD~3", "git branch -f main origin/main", "git branch -d --force x"],
+        not_match: &["git branch -d feature", "git branch", "git branch -a", "git branch new-branch"],
     },
     Dangerous {
         name: "git reset --hard",

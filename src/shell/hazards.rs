@@ -25,6 +25,9 @@ pub enum HazardKind {
     Expansion,
     /// A flag from [`EXECUTING_FLAGS`].
     ExecutingFlag,
+    /// A word names a network (UNC) path, `\\host\share` or `//host/share`: on Windows, opening it
+    /// reads from that host and sends it the user's credentials (NTLM).
+    NetworkPath,
     /// The program that runs cannot be read from the text: its name is an expansion, it runs a
     /// script file or its standard input, an alias may rename it, or it is an interpreter given
     /// inline code (see [`super::runs`]).
@@ -364,6 +367,34 @@ fn rule_applies(rule: &FlagRule, args: &[String]) -> Option<String> {
     }
 }
 
+/// Whether a word (or the value of `--opt=value`) names a network path as Windows reads it: a UNC
+/// name `\\host\share`, its `\\?\UNC\`, `\\.\UNC\` and `\??\UNC\` spellings, or
+/// `//host/share`, which Git Bash, MSYS and Cygwin pass on as UNC. Sources: Microsoft, "Naming
+/// Files, Paths, and Namespaces" (UNC names, the `\\?\` and `\\.\` prefixes) and "Object
+/// Manager namespace" (`\??\`);
+/// Claude Code's docs, "Network paths on Windows", and changelog 2.1.216, 2.1.233–2.1.234.
+pub(crate) fn names_network_path(word: &str) -> bool {
+    let value = word.split_once('=').map_or(word, |(_, v)| v);
+    [word, value].into_iter().any(|w| {
+        let lower = w.to_ascii_lowercase();
+        let host_after =
+            |prefix: &str| lower.strip_prefix(prefix).is_some_and(|rest| rest.chars().next().is_some_and(|c| c.is_alphanumeric()));
+        ["\\\\?\\unc\\", "\\\\.\\unc\\", "\\??\\unc\\", "//?/unc/", "//./unc/"].iter().any(|p| lower.starts_with(p))
+            || host_after("\\\\")
+            || (host_after("//") && lower.get(2..).is_some_and(|rest| rest.contains('/')))
+    })
+}
+
+/// The network-path hazard of a command's words, if one names such a path.
+pub(crate) fn network_path_hazard<'a>(words: impl IntoIterator<Item = &'a String>) -> Option<Hazard> {
+    let word = words.into_iter().find(|w| names_network_path(w))?;
+    Some(Hazard::new(
+        HazardKind::NetworkPath,
+        word,
+        "names a network path: on Windows, opening it reads from another host and sends it your credentials",
+    ))
+}
+
 /// Every command the hazard checks know, by name: those [`EXECUTING_FLAGS`] lists, each with its
 /// rules in table order, and the wrappers, with no rules unless the table lists them too.
 fn flag_index() -> &'static FxHashMap<&'static str, Vec<&'static FlagRule>> {
@@ -492,6 +523,24 @@ mod tests {
         assert!(option_matches("--outp", "--output"));
         assert!(!option_matches("--", "--output"));
         assert!(!option_matches("--outx=1", "--output"));
+    }
+
+    #[test]
+    fn network_paths_in_every_spelling_windows_reads() {
+        for word in [
+            r"\\host\share\x",
+            r"\\?\UNC\host\share",
+            r"\\.\unc\host\s",
+            r"\??\UNC\h\s",
+            "//host/share/x",
+            "--file=\\\\h\\s",
+            "//?/UNC/h/s",
+        ] {
+            assert!(names_network_path(word), "{word}");
+        }
+        for word in ["/usr/bin", "./x", "https://example.com/x", "//", "\\\\?\\C:\\x", "C:\\x", "a//b", "x=y"] {
+            assert!(!names_network_path(word), "{word}");
+        }
     }
 
     #[test]

@@ -38,7 +38,7 @@
 //! `cmd /c` payloads are analysed as commands of their own; control characters, unclosed
 //! quotes or brackets and operators without a command are not vouched for; nesting is capped.
 
-use super::hazards::{hazards_of_command, Hazard, HazardKind};
+use super::hazards::{hazards_of_command, network_path_hazard, Hazard, HazardKind};
 use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::runs::{invocation, ScriptText};
 use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
@@ -870,6 +870,7 @@ impl<'t> Analyzer<'t> {
         if let Some(program) = &invocation.program {
             hazards.extend(hazards_of_command(program, &args));
         }
+        hazards.extend(network_path_hazard(&args));
         let unreadable = invocation.unreadable.clone().or_else(|| {
             invocation.reads_stdin.map(|_| "the shell reads its commands from standard input, which the text does not show".to_owned())
         });
@@ -1042,6 +1043,7 @@ impl<'t> Analyzer<'t> {
         for (kind, text) in &target.expansions {
             cmd.hazards.push(Hazard::expansion(kind, text));
         }
+        cmd.hazards.extend(network_path_hazard([&target.text]));
         let null = target.text == "/dev/null"
             || (self.shell == Shell::PowerShell && target.text.eq_ignore_ascii_case("$null"))
             || (self.shell == Shell::Cmd && matches!(target.text.to_ascii_lowercase().as_str(), "nul" | "nul:"));

@@ -7,7 +7,7 @@
 //! parser keeps extracting what it can so deny and confirm rules still see it. Nesting is
 //! capped so a hostile line cannot exhaust the stack.
 
-use super::hazards::{hazards_of_command, Hazard, HazardKind};
+use super::hazards::{hazards_of_command, network_path_hazard, Hazard, HazardKind};
 use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::runs::{invocation, Script, ScriptText};
 use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
@@ -544,6 +544,7 @@ impl<'t> Parser<'t> {
         if let Some(name) = &name {
             hazards.extend(hazards_of_command(name, &args));
         }
+        hazards.extend(network_path_hazard(&args));
         if let Some(why) = unreadable {
             let subject = invocation.program.clone().or_else(|| name.clone()).unwrap_or_default();
             hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
@@ -653,6 +654,7 @@ impl<'t> Parser<'t> {
         for (kind, text) in &target.expansions {
             hazards.push(Hazard::expansion(kind, text));
         }
+        hazards.extend(network_path_hazard([&target.text]));
         match op {
             "<<" | "<<-" => {
                 self.heredocs.push(PendingHereDoc {

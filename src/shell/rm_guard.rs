@@ -498,20 +498,148 @@ mod tests {
     mod model {
         use std::collections::BTreeSet;
 
-        /// Whether a glob of `*`, `?` and plain characters matches `name`; `*` and `?` never
-        /// match a leading dot.
-        fn glob(pattern: &[char], name: &[char], leading: bool) -> bool {
+        /// One element of a glob: `*`, `?`, a bracket expression, or a character.
+        #[derive(Clone)]
+        enum Token {
+            Star,
+            Any,
+            /// Members (single characters, ranges by code point, POSIX classes), and whether negated.
+            Set {
+                chars: Vec<char>,
+                ranges: Vec<(char, char)>,
+                classes: Vec<String>,
+                negated: bool,
+            },
+            Char(char),
+        }
+
+        /// POSIX class membership for the classes a test may write.
+        fn in_class(class: &str, c: char) -> bool {
+            match class {
+                "alpha" => c.is_alphabetic(),
+                "digit" => c.is_ascii_digit(),
+                "alnum" => c.is_alphanumeric(),
+                "punct" => c.is_ascii_punctuation(),
+                "lower" => c.is_lowercase(),
+                "upper" => c.is_uppercase(),
+                "space" => c.is_whitespace(),
+                _ => false,
+            }
+        }
+
+        /// Reads a glob into tokens; an unclosed `[` is a plain character (POSIX "Patterns
+        /// Matching a Single Character": a bracket expression needs its `]`).
+        fn tokens(pattern: &str) -> Vec<Token> {
+            let chars: Vec<char> = pattern.chars().collect();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < chars.len() {
+                match chars[i] {
+                    '*' => out.push(Token::Star),
+                    '?' => out.push(Token::Any),
+                    '[' => {
+                        let mut j = i + 1;
+                        let negated = matches!(chars.get(j), Some('!' | '^'));
+                        j += usize::from(negated);
+                        let (mut set, mut ranges, mut classes) = (Vec::new(), Vec::new(), Vec::new());
+                        let mut first = true;
+                        let mut closed = false;
+                        while j < chars.len() {
+                            let c = chars[j];
+                            if c == ']' && !first {
+                                closed = true;
+                                break;
+                            }
+                            first = false;
+                            if c == '[' && chars.get(j + 1) == Some(&':') {
+                                let rest: String = chars[j + 2..].iter().collect();
+                                if let Some(end) = rest.find(":]") {
+                                    classes.push(rest[..end].to_owned());
+                                    j += 2 + rest[..end].chars().count() + 2;
+                                    continue;
+                                }
+                            }
+                            if chars.get(j + 1) == Some(&'-') && chars.get(j + 2).is_some_and(|h| *h != ']') {
+                                ranges.push((c, chars[j + 2]));
+                                j += 3;
+                                continue;
+                            }
+                            set.push(c);
+                            j += 1;
+                        }
+                        if closed {
+                            out.push(Token::Set { chars: set, ranges, classes, negated });
+                            i = j + 1;
+                            continue;
+                        }
+                        out.push(Token::Char('['));
+                    }
+                    c => out.push(Token::Char(c)),
+                }
+                i += 1;
+            }
+            out
+        }
+
+        /// Whether the glob's tokens match `name`; a leading dot is matched only by a `.` written
+        /// out (POSIX: not by `*`, `?` or any bracket expression).
+        fn glob(pattern: &[Token], name: &[char], leading: bool) -> bool {
             let dot_first = leading && name.first() == Some(&'.');
             match pattern.split_first() {
                 None => name.is_empty(),
-                Some(('*', rest)) => glob(rest, name, leading) || (!name.is_empty() && !dot_first && glob(pattern, &name[1..], false)),
-                Some(('?', rest)) => !name.is_empty() && !dot_first && glob(rest, &name[1..], false),
-                Some((c, rest)) => name.first() == Some(c) && glob(rest, &name[1..], false),
+                Some((Token::Star, rest)) => {
+                    glob(rest, name, leading) || (!name.is_empty() && !dot_first && glob(pattern, &name[1..], false))
+                }
+                Some((Token::Any, rest)) => !name.is_empty() && !dot_first && glob(rest, &name[1..], false),
+                Some((Token::Set { chars, ranges, classes, negated }, rest)) => {
+                    let Some(&c) = name.first() else { return false };
+                    let member =
+                        chars.contains(&c) || ranges.iter().any(|(l, h)| *l <= c && c <= *h) || classes.iter().any(|k| in_class(k, c));
+                    !dot_first && member != *negated && glob(rest, &name[1..], false)
+                }
+                Some((Token::Char(c), rest)) => name.first() == Some(c) && glob(rest, &name[1..], false),
             }
         }
 
         fn matches(pattern: &str, name: &str) -> bool {
-            glob(&pattern.chars().collect::<Vec<_>>(), &name.chars().collect::<Vec<_>>(), true)
+            glob(&tokens(pattern), &name.chars().collect::<Vec<_>>(), true)
+        }
+
+        /// Brace expansion as bash(1) "Brace Expansion" describes it: the first `{…}` holding a
+        /// comma at its own level becomes each of its parts, recursively; `${…}` is a parameter.
+        pub(super) fn braces(word: &str) -> Vec<String> {
+            let chars: Vec<char> = word.chars().collect();
+            for open in 0..chars.len() {
+                if chars[open] != '{' || (open > 0 && chars[open - 1] == '$') {
+                    continue;
+                }
+                let (mut depth, mut commas) = (0, Vec::new());
+                for close in open..chars.len() {
+                    match chars[close] {
+                        '{' => depth += 1,
+                        ',' if depth == 1 => commas.push(close),
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                if commas.is_empty() {
+                                    break;
+                                }
+                                let head: String = chars[..open].iter().collect();
+                                let tail: String = chars[close + 1..].iter().collect();
+                                let mut bounds = vec![open];
+                                bounds.extend(commas.iter().copied());
+                                bounds.push(close);
+                                return bounds
+                                    .windows(2)
+                                    .flat_map(|w| braces(&format!("{head}{}{tail}", chars[w[0] + 1..w[1]].iter().collect::<String>())))
+                                    .collect();
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            vec![word.to_owned()]
         }
 
         const VISIBLE: [&str; 9] = ["a", "tmp", "build", "x.y", "ab", "A1", "-", "é", "*"];
@@ -531,7 +659,7 @@ mod tests {
             match component {
                 "." => vec![Reads::Here],
                 ".." => vec![Reads::Parent],
-                pattern if pattern.contains(['*', '?']) => {
+                pattern if pattern.contains(['*', '?', '[']) => {
                     let all = VISIBLE.iter().all(|n| matches(pattern, n)) || HIDDEN.iter().all(|n| matches(pattern, n));
                     let mut ways = vec![if all { Reads::AllEntries } else { Reads::SomeEntries }];
                     if !last && matches(pattern, "..") {
@@ -546,8 +674,13 @@ mod tests {
             }
         }
 
-        /// The protected trees `operand` may remove, over every reading of its globs.
+        /// The protected trees `operand` may remove, over every word its braces expand to and
+        /// every reading of its globs.
         pub(super) fn targets(operand: &str) -> BTreeSet<String> {
+            braces(operand).iter().flat_map(|word| targets_of_word(word)).collect()
+        }
+
+        fn targets_of_word(operand: &str) -> BTreeSet<String> {
             let mut found = BTreeSet::new();
             if operand.is_empty() {
                 return found;
@@ -598,10 +731,38 @@ mod tests {
     /// none other is (the pieces `/tmp`, `/build` prove the guard does not refuse too much).
     #[test]
     fn generated_operands_are_refused_exactly_when_the_model_says() {
-        const ROOTS: [&str; 10] = ["/", "~", "~bob", "$HOME", "${HOME}", ".", "..", "$PWD", "${PWD}", ""];
-        const PIECES: [&str; 18] = [
-            "/", "//", "/./", "/*", "/**", "/.*", "/*/", "*", "?", "/?*", "/.?*", "/..*", "/x/..", "/..", "/tmp", "/build", "/build/*",
+        const ROOTS: [&str; 11] = ["/", "~", "~bob", "$HOME", "${HOME}", ".", "..", "$PWD", "${PWD}", "", "{/,~}"];
+        const PIECES: [&str; 30] = [
+            "/",
+            "//",
+            "/./",
+            "/*",
+            "/**",
+            "/.*",
+            "/*/",
+            "*",
+            "?",
+            "/?*",
+            "/.?*",
+            "/..*",
+            "/x/..",
+            "/..",
+            "/tmp",
+            "/build",
+            "/build/*",
             "/tmp/",
+            "/.[.]",
+            "/[.]",
+            "/.[!a]",
+            "/.[[:punct:]]",
+            "/[a-z]*",
+            "/.[a]",
+            "/[!.]*",
+            "/.[,-/]",
+            "{/,x}",
+            "/{tmp,.}",
+            "/x{,/..}",
+            "/{a,{b,/}}",
         ];
         const FLAGS: [&[&str]; 7] = [&["-rf"], &["-fr"], &["-r", "-f"], &["-R", "-f"], &["--recursive", "--force"], &["-rfv"], &[]];
         const COMMANDS: [&[&str]; 5] = [&["rm"], &["/bin/rm"], &["RM"], &["sudo", "rm"], &["env", "X=1", "rm"]];
