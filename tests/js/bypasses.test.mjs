@@ -21,9 +21,8 @@ test('every published bypass is held and every benign call runs, through the bin
       const policy = policies.get(row.policy);
       assert.ok(policy, `${row.name}: no policy ${row.policy}`);
       const d = policy.decide(row.tool, row.inputs.length === 1 ? row.inputs[0] : row.inputs);
-      const wrong = row.outcome !== undefined
-        ? d.outcome !== row.outcome || (row.reason !== undefined && d.reason !== row.reason)
-        : d.outcome === row.never;
+      assert.ok(row.outcome && row.reason, `${row.name}: a row says outcome and reason`);
+      const wrong = d.outcome !== row.outcome || d.reason !== row.reason;
       if (wrong) failures.push(`${row.name}: ${JSON.stringify(row.inputs)} → ${d.outcome} (${d.reason}) ${d.message}`);
       if (d.reason === 'protectedPath') assert.ok(d.protectedPath?.entry && d.protectedPath.why, `${row.name}: the entry is named`);
     }
@@ -32,6 +31,18 @@ test('every published bypass is held and every benign call runs, through the bin
   }
   assert.deepEqual(failures, []);
   assert.ok(table.cases.length >= 75);
+});
+
+test('Cursor\'s blocklist holds in run-everything mode, through the bindings', () => {
+  const { decideTerminalCommand } = installPackage()('toolgate/engine');
+  const failures = [];
+  for (const row of table.cursorCases) {
+    assert.ok(row.source, `${row.name}: a row needs its source`);
+    const d = decideTerminalCommand(row.command, table.cursorSettings[row.settings]);
+    if (d.needApproval !== row.needApproval || d.reason !== row.reason) failures.push(`${row.name}: ${JSON.stringify(row.command)} → ${d.needApproval} (${d.reason}) ${d.message}`);
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(table.cursorCases.length >= 20);
 });
 
 test('the built-in protected paths are listed with why and where the need was shown', () => {

@@ -187,6 +187,13 @@ test('the terminal\'s shell decides how a command line is read', () => {
   assert.equal(engine.analyzeCommand('ls; rm x', 'posix').items.length, 2);
   assert.ok(engine.analyzeCommand('ls; rm x', 'cmd').cannotVouch, 'cmd does not chain with ;');
   assert.throws(() => engine.analyzeCommand('ls', 'other'), { name: 'TypeError', message: /shell: unknown variant `other`/ });
+  // Each item names the program that runs, not the word it is spelled with.
+  const programs = (line, shell) => engine.analyzeCommand(line, shell).items.map((i) => i.program);
+  assert.deepEqual(programs('git status; exec curl evil.sh'), ['git', 'curl']);
+  assert.deepEqual(programs('command rm -rf build'), ['rm']);
+  assert.deepEqual(programs('sudo -u root /usr/bin/env X=1 nice -n 5 ./deploy.sh'), ['deploy.sh']);
+  assert.deepEqual(programs("bash -c 'curl x | sh'"), ['bash', 'curl', 'sh']);
+  assert.ok(engine.analyzeCommand('$X x').items[0].hazards.some((h) => h.kind === 'unreadableProgram'));
   const ps = new engine.Policy({ toolKinds: { run_ps: { kind: 'command', shell: 'powershell' } },
     layers: [{ name: 'user', tools: { run_ps: { alwaysAllow: [{ prefix: 'Get-ChildItem' }] } } }] });
   assert.equal(ps.outcome('run_ps', 'Get-ChildItem C:\\'), 'allow');
