@@ -443,7 +443,9 @@ impl State {
             grant: None,
         };
         let mut options = vec![once(true, "Allow once")];
-        let candidate = if capped || self.managed_default(decision) { None } else { self.grant_rules(call, decision) };
+        // Reading a secret file is approved once or not at all: no lasting grant is offered.
+        let secret = decision.items.iter().any(|i| !i.secret_words.is_empty());
+        let candidate = if capped || secret || self.managed_default(decision) { None } else { self.grant_rules(call, decision) };
         if let Some(rules) = candidate {
             let mut scopes = vec![AnswerScope::Session, AnswerScope::Timed];
             if !self.is_child {

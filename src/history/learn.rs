@@ -142,18 +142,15 @@ fn change_for(layer: &str, tool: &str, rule: &RuleSpec) -> SettingsChange {
     SettingsChange { layer: layer.to_owned(), tool: tool.to_owned(), key: ChangeKey::AlwaysAllow, mode: None, rule: Some(rule.clone()) }
 }
 
-/// A directory too broad to propose as a common parent: the root's children and home directories
-/// hold far more than the files a person approved.
-fn too_broad(dir: &str) -> bool {
-    let dir = dir.trim_end_matches('/');
-    if dir.is_empty() || dir == "~" || dir == "." {
-        return true;
+/// What a command proposal covers, in words: the whole program (one that only reads), the program
+/// with its sub-command or what it runs, or exactly the invocations a person approved.
+fn breadth(rule: &RuleSpec) -> &'static str {
+    match rule.pattern.as_deref() {
+        Some(p) if p.ends_with("(\\s|$)") => " with any arguments",
+        Some(p) if p.ends_with('$') => ", exactly as approved,",
+        Some(p) if p.ends_with("\\b") => " (the whole program: it only reads)",
+        _ => "",
     }
-    let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    let absolute = dir.starts_with('/');
-    let home = matches!(parts.first(), Some(&("home" | "Users"))) && parts.len() <= 2;
-    let drive = parts.first().is_some_and(|p| p.len() == 2 && p.ends_with(':')) && parts.len() <= 1;
-    (absolute && parts.len() <= 1) || home || drive
 }
 
 /// Draws the candidates for the approved calls: each call's suggestions, and for path tools the
@@ -169,7 +166,9 @@ fn candidates(policy: &Policy, history: &[HistoryCall], approved: &[usize]) -> V
     for call in approved.iter().filter_map(|&at| history.get(at)) {
         let decision = policy.decide_call(&call.call());
         let path_tool = matches!(policy.input_kind(&call.tool), InputKind::Path { .. } | InputKind::PathPair);
-        for suggestion in decision.suggestions.iter().filter(|s| !(path_tool && too_broad(&s.display))) {
+        for suggestion in
+            decision.suggestions.iter().filter(|s| !(path_tool && crate::policy::too_broad_dir(&s.display, policy.host_home())))
+        {
             add(&call.tool, suggestion.rule_spec(), suggestion.display.clone());
         }
         if path_tool {
@@ -182,7 +181,7 @@ fn candidates(policy: &Policy, history: &[HistoryCall], approved: &[usize]) -> V
                 continue;
             }
             let Some((common, s)) = crate::policy::common_parent_suggestion(a, b) else { continue };
-            if !too_broad(&common) {
+            if !crate::policy::too_broad_dir(&common, policy.host_home()) {
                 add(tool, s.rule_spec(), s.display);
             }
         }
@@ -296,8 +295,9 @@ pub fn learn(policy: &Policy, history: &[HistoryCall], options: &LearnOptions) -
         }
         let n = candidate.covers.len();
         let summary = format!(
-            "allow `{}` for {}: approved {} time{}; would have saved {} prompt{}",
+            "allow `{}`{} for {}: approved {} time{}; would have saved {} prompt{}",
             candidate.display,
+            breadth(&candidate.rule),
             candidate.tool,
             n,
             if n == 1 { "" } else { "s" },

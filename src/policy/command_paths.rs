@@ -177,6 +177,17 @@ pub(crate) fn named_paths(items: &Items, host: &HostPaths) -> Vec<NamedPath> {
     out
 }
 
+/// The words of a command (0 its command word, then its arguments) that name a secret file
+/// ([`super::secrets`]), read as [`named_paths`] reads them: an allow rule covers the command
+/// only if it spells each of them out.
+pub(crate) fn secret_words(args: &[String], host: &HostPaths) -> Vec<usize> {
+    args.iter()
+        .enumerate()
+        .filter(|(_, arg)| candidates(arg).any(|word| super::secrets::secret(&expand(word, host)).is_some()))
+        .map(|(at, _)| at + 1)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -289,15 +289,20 @@ fn cover(items: &mut Items, allow: &RuleSet, commands_only: bool) -> bool {
             all &= item.hazards.is_empty();
             continue;
         }
-        // Each form is run by something the rule names, or covered by an allow rule of its own.
+        // Each form is run by something the rule names, or covered by an allow rule of its own;
+        // each secret file the item names is spelled out by the rule.
         let forms_covered = |item: &ItemVerdict, r: &super::rules::CompiledRule| {
-            item.runs_as.iter().all(|form| {
-                allow.first_match(&ItemVerdict::form_subject(form)).is_some()
-                    || item.blinded(form.program_word).is_some_and(|blind| !r.matcher.is_match(&super::rules::Subject::text(&blind)))
-            })
+            let spells_out = |blind: Option<String>| blind.is_some_and(|blind| !r.matcher.is_match(&super::rules::Subject::text(&blind)));
+            item.runs_as
+                .iter()
+                .all(|form| allow.first_match(&ItemVerdict::form_subject(form)).is_some() || spells_out(item.blinded(form.program_word)))
+                && item.secret_words.iter().all(|&word| match word {
+                    super::items::WHOLE_PATH => spells_out(Some(super::secrets::blinded_file(&item.text))),
+                    word => spells_out(item.blinded(word)),
+                })
         };
         item.allowed_by = if item.hazards.is_empty() {
-            if item.runs_as.is_empty() {
+            if item.runs_as.is_empty() && item.secret_words.is_empty() {
                 allow.first_match(&item.subject()).map(|r| r.origin.clone())
             } else {
                 allow.first_match_where(&item.subject(), |r| forms_covered(item, r)).map(|r| r.origin.clone())
@@ -446,6 +451,8 @@ impl Policy {
         let too_large =
             if kind == InputKind::McpCall { None } else { inputs.iter().find_map(|input| crate::limits::input_too_large(input)) };
         let mut items = if too_large.is_some() { Items::default() } else { items::of(kind, inputs) };
+        #[cfg(feature = "analysis")]
+        items.mark_secrets(self.host());
         let mut allow_tried = false;
         let mut covered = false;
 
@@ -922,6 +929,7 @@ mod tests {
                     program: None,
                     name: None,
                     runs_as: Vec::new(),
+                    secret_words: Vec::new(),
                     args: Vec::new(),
                     pair_split: None,
                     leading: None,

@@ -9,6 +9,9 @@ use crate::shell::{Context, Hazard, HazardKind, RunForm, Shell};
 use serde::Serialize;
 use std::sync::Arc;
 
+/// In [`ItemVerdict::secret_words`]: the whole path names a secret file.
+pub(crate) const WHOLE_PATH: usize = usize::MAX;
+
 /// What an item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,6 +63,11 @@ pub struct ItemVerdict {
     /// What the command runs beyond its words as written, which deny and confirm rules meet too.
     #[serde(skip)]
     pub(crate) runs_as: Vec<RunForm>,
+    /// The words that name a secret file (see [`super::secrets`]): a command's by position (its
+    /// command word 0), or [`WHOLE_PATH`] for a path item. An allow rule covers the item only if
+    /// it spells each of them out.
+    #[serde(skip)]
+    pub(crate) secret_words: Vec<usize>,
     /// The words after the command word, unquoted.
     #[serde(skip)]
     pub(crate) args: Vec<String>,
@@ -82,6 +90,7 @@ impl ItemVerdict {
             program: None,
             name: None,
             runs_as: Vec::new(),
+            secret_words: Vec::new(),
             args: Vec::new(),
             pair_split: None,
             leading: None,
@@ -160,6 +169,27 @@ pub(crate) struct Items<'i> {
 }
 
 impl Items<'_> {
+    /// Marks the words of each item that name a secret file, reading a command's paths where
+    /// `host` says; true when any does.
+    #[cfg(feature = "analysis")]
+    pub(crate) fn mark_secrets(&mut self, host: &super::HostPaths) -> bool {
+        let mut any = false;
+        for item in self.list.iter_mut().filter(|i| super::secrets::may_name_secret(&i.text)) {
+            item.secret_words = match (item.kind, item.name.as_deref()) {
+                (ItemKind::Path | ItemKind::NormalizedPath, _) if super::secrets::secret(&item.text).is_some() => vec![WHOLE_PATH],
+                (ItemKind::Command, Some(_)) => super::command_paths::secret_words(&item.args, host),
+                _ => Vec::new(),
+            };
+            any |= !item.secret_words.is_empty();
+        }
+        any
+    }
+
+    /// Whether an item names a secret file (after [`Items::mark_secrets`]).
+    pub(crate) fn names_secret(&self) -> bool {
+        self.list.iter().any(|i| !i.secret_words.is_empty())
+    }
+
     /// Command items that name a program (not bare assignments or redirects).
     pub fn commands(&self) -> impl Iterator<Item = &ItemVerdict> {
         self.list.iter().filter(|i| i.kind == ItemKind::Command && i.name.is_some())
@@ -234,6 +264,7 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
                     program: i.program,
                     name: i.name,
                     runs_as: i.runs_as,
+                    secret_words: Vec::new(),
                     args: i.args,
                     pair_split: None,
                 }));

@@ -29,6 +29,7 @@ pub mod protected;
 #[cfg(feature = "analysis")]
 mod regex_facts;
 pub(crate) mod rules;
+pub mod secrets;
 #[cfg(feature = "analysis")]
 mod suggest;
 mod trust;
@@ -42,6 +43,7 @@ pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE
 pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};
 pub use items::{ItemKind, ItemVerdict};
+pub(crate) use options::too_broad_dir;
 pub use options::{
     common_parent_suggestion, ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestedMatcher, Suggestion, SuggestionForm,
 };
@@ -649,6 +651,14 @@ impl Policy {
 
     pub(crate) fn tool(&self, tool: &str) -> Option<&ToolIndex> {
         self.tools.get(tool)
+    }
+
+    /// The host's home directory, when the policy says.
+    pub(crate) fn host_home(&self) -> Option<&str> {
+        #[cfg(feature = "analysis")]
+        return self.host().home.as_deref();
+        #[cfg(not(feature = "analysis"))]
+        None
     }
 
     /// Where the host says commands run.

@@ -148,9 +148,19 @@ fn display_name(tool: &str) -> &str {
     tool.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")).map_or(tool, |(_, name)| name)
 }
 
+/// Which form a command's pattern takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// As Zed draws it, for Zed's own buttons.
+    Zed,
+    /// toolgate's own: a script runner's names what it runs, a program not known to only read
+    /// is offered with its sub-command or as the invocation (see [`suggest::offer_for`]).
+    Offer,
+}
+
 /// The patterns that would cover these inputs, by the tool's input kind.
 #[cfg(feature = "analysis")]
-fn input_patterns(kind: InputKind, inputs: &[String]) -> Vec<Suggestion> {
+fn input_patterns(kind: InputKind, inputs: &[String], form: Form) -> Vec<Suggestion> {
     let mut found = Vec::new();
     match kind {
         InputKind::Command { shell } => {
@@ -159,7 +169,11 @@ fn input_patterns(kind: InputKind, inputs: &[String]) -> Vec<Suggestion> {
                 if analysis.cannot_vouch.is_some() {
                     continue;
                 }
-                found.extend(analysis.items.iter().filter_map(suggest::command_pattern_of));
+                let commands = analysis.items.iter().filter(|i| i.kind == shell::SubCommandKind::Command);
+                found.extend(commands.filter_map(|item| match form {
+                    Form::Zed => suggest::command_pattern_of(item),
+                    Form::Offer => suggest::offer_for(&item.text, item.name.as_deref(), &item.args),
+                }));
             }
         }
         InputKind::PathPair => {
@@ -177,7 +191,7 @@ fn input_patterns(kind: InputKind, inputs: &[String]) -> Vec<Suggestion> {
 /// A build without the `analysis` feature has none of the command, path or URL matchers a
 /// pattern would need, so it suggests none.
 #[cfg(not(feature = "analysis"))]
-fn input_patterns(_kind: InputKind, _inputs: &[String]) -> Vec<Suggestion> {
+fn input_patterns(_kind: InputKind, _inputs: &[String], _form: Form) -> Vec<Suggestion> {
     Vec::new()
 }
 
@@ -194,10 +208,25 @@ pub fn common_parent_suggestion(_a: &str, _b: &str) -> Option<(String, Suggestio
     None
 }
 
+/// Re-exported for learning's common parents.
+#[cfg(feature = "analysis")]
+pub(crate) use suggest::too_broad_dir;
+
+/// Without the path matchers there are no directories to offer.
+#[cfg(not(feature = "analysis"))]
+pub(crate) fn too_broad_dir(_dir: &str, _home: Option<&str>) -> bool {
+    true
+}
+
 impl Policy {
+    /// Drops what no prompt may offer: a directory that holds far more than the person approved.
+    fn offerable(&self, found: Vec<Suggestion>) -> Vec<Suggestion> {
+        found.into_iter().filter(|s| !(s.display.ends_with('/') && too_broad_dir(&s.display, self.host_home()))).collect()
+    }
+
     /// Patterns that would cover parts of this call, one per distinct command, directory or origin.
     pub fn suggestions(&self, tool: &str, inputs: &[String]) -> Vec<Suggestion> {
-        unique(input_patterns(self.input_kind(tool), inputs))
+        self.offerable(unique(input_patterns(self.input_kind(tool), inputs, Form::Offer)))
     }
 
     /// Rules that would cover the items no allow rule covered, in the form the policy's
@@ -209,6 +238,10 @@ impl Policy {
         // At most one per item not covered; sized to that, the usual one or two suggestions
         // (a few hundred bytes each) fit the allocator's small blocks, where growing to four would not.
         let mut found = Vec::with_capacity(items.list.iter().filter(|i| i.allowed_by.is_none()).count());
+        // A secret file is never offered: a person approves reading it once, or not at all.
+        if items.names_secret() {
+            return Vec::new();
+        }
         for item in items.list.iter().filter(|i| i.allowed_by.is_none()) {
             match (item.kind, item.pair(), item.name.as_deref()) {
                 // A Gasoline call is a tool and its action; any other call an MCP server and tool.
@@ -239,7 +272,7 @@ impl Policy {
                     });
                 }
                 #[cfg(feature = "analysis")]
-                (ItemKind::Command, _, Some(name)) => found.extend(suggest::command_pattern_for(&item.text, Some(name), &item.args)),
+                (ItemKind::Command, _, Some(name)) => found.extend(suggest::offer_for(&item.text, Some(name), &item.args)),
                 _ => {}
             }
         }
@@ -247,7 +280,7 @@ impl Policy {
             let inputs: Vec<String> = items.list.iter().filter(|i| i.kind != ItemKind::NormalizedPath).map(|i| i.text.clone()).collect();
             return self.suggestions(tool, &inputs);
         }
-        unique(found)
+        self.offerable(unique(found))
     }
 
     /// The buttons for a permission prompt about this call, writing "always" choices to `layer`.
@@ -260,7 +293,8 @@ impl Policy {
             ]
         };
         let decision = self.decide(tool, inputs);
-        if decision.reason == super::Reason::ProtectedPath {
+        // No "always" choice lifts a protected path; none is offered for reading a secret file.
+        if decision.reason == super::Reason::ProtectedPath || decision.items.iter().any(|i| !i.secret_words.is_empty()) {
             return once().into();
         }
         let mut options = vec![PermissionOption {
@@ -278,7 +312,8 @@ impl Policy {
         if is_granular(self.input_kind(tool)) {
             // A button for a part an allow rule already covers would change nothing.
             let covered = |source: &str| decision.items.iter().any(|i| i.text == source && i.allowed_by.is_some());
-            for s in self.suggestions(tool, inputs).into_iter().filter(|s| !covered(&s.source)) {
+            let zed = self.offerable(unique(input_patterns(self.input_kind(tool), inputs, Form::Zed)));
+            for s in zed.into_iter().filter(|s| !covered(&s.source)) {
                 options.push(PermissionOption {
                     kind: OptionKind::AlwaysAllowPattern,
                     label: format!("Always allow `{}`", s.display),

@@ -169,7 +169,7 @@ struct Compiled {
 
 /// The longest run of characters a glob reads literally within one name: every path the
 /// pattern matches contains it (lower case, as patterns and paths are compared).
-fn required_literal(pattern: &str) -> String {
+pub(crate) fn required_literal(pattern: &str) -> String {
     let mut runs = vec![String::new()];
     let mut chars = pattern.chars();
     while let Some(c) = chars.next() {

@@ -223,6 +223,207 @@ pub(crate) fn command_pattern_for(text: &str, name: Option<&str>, args: &[String
     (name == Some(found.name) && same_subcommand).then(|| build(&found, text)).flatten()
 }
 
+/// Programs whose whole-program pattern toolgate offers: each only reads, whatever its
+/// arguments (the flags that make one write or run something are hazards no allow rule covers).
+/// The plain keys VS Code approves by default in `chat.tools.terminal.autoApprove`
+/// (microsoft/vscode `terminalChatAgentToolsConfiguration.ts`, with `sort` from
+/// `sortAutoApproveRules.ts` and the PowerShell cmdlets from `powershellAutoApproveRules.ts`),
+/// lower-case and sorted for a binary search. Any other program is offered with its sub-command,
+/// or as the invocation a person approved.
+pub(crate) const READ_ONLY_PROGRAMS: &[&str] = &[
+    "basename",
+    "cat",
+    "cd",
+    "cmp",
+    "column",
+    "compare-object",
+    "cut",
+    "date",
+    "df",
+    "dir",
+    "dirname",
+    "du",
+    "echo",
+    "file",
+    "find",
+    "findstr",
+    "format-list",
+    "format-table",
+    "get-childitem",
+    "get-content",
+    "get-date",
+    "get-location",
+    "get-random",
+    "grep",
+    "head",
+    "join-path",
+    "ls",
+    "measure-object",
+    "nl",
+    "od",
+    "out-string",
+    "pwd",
+    "readlink",
+    "realpath",
+    "rg",
+    "sed",
+    "select-object",
+    "select-string",
+    "set-location",
+    "sleep",
+    "sort",
+    "sort-object",
+    "split-path",
+    "start-sleep",
+    "stat",
+    "tail",
+    "tr",
+    "tree",
+    "wc",
+    "where-object",
+    "which",
+    "write-host",
+    "write-output",
+];
+
+/// Whether a whole-program pattern for `name` is offered: it is on [`READ_ONLY_PROGRAMS`].
+fn read_only(name: &str) -> bool {
+    READ_ONLY_PROGRAMS.binary_search(&name.to_ascii_lowercase().as_str()).is_ok()
+}
+
+/// Programs that run a script, target, package or module their next words name, with the words
+/// that make them do so (`npm run`, `docker compose run`, `python -m`); the word after those is
+/// what runs. An offer for them names it: approving `npm run lint` is not approving
+/// `npm run deploy:prod`. Claude Code's own prefixes stop at `npm run` (its "don't ask again"
+/// writes `Bash(npm run:*)`), but the rules people write name the script (`Bash(npm run lint:*)`);
+/// Codex proposes the whole token list it was asked about (`prefix_rule` with the command's
+/// tokens); Gemini CLI saves only the root command (`npm`).
+const RUNNERS: &[(&str, &[&str])] = &[
+    ("npm", &["run"]),
+    ("npm", &["run-script"]),
+    ("npm", &["exec"]),
+    ("npm", &["x"]),
+    ("pnpm", &["run"]),
+    ("pnpm", &["exec"]),
+    ("pnpm", &["dlx"]),
+    ("yarn", &["run"]),
+    ("yarn", &["dlx"]),
+    ("yarn", &["exec"]),
+    ("bun", &["run"]),
+    ("bun", &["x"]),
+    ("npx", &[]),
+    ("bunx", &[]),
+    ("pnpx", &[]),
+    ("make", &[]),
+    ("just", &[]),
+    ("uv", &["run"]),
+    ("uv", &["tool", "run"]),
+    ("uvx", &[]),
+    ("poetry", &["run"]),
+    ("pipx", &["run"]),
+    ("python", &["-m"]),
+    ("python3", &["-m"]),
+    ("go", &["run"]),
+    ("cargo", &["run"]),
+    ("docker", &["compose", "run"]),
+    ("docker-compose", &["run"]),
+];
+
+/// `^a\s+b\s+c$`: exactly these words.
+fn exact_pattern(tokens: &[&str]) -> String {
+    let pattern = prefix_pattern(tokens);
+    let end = if tokens.len() == 1 { "\\b" } else { "(\\s|$)" };
+    format!("{}$", pattern.strip_suffix(end).unwrap_or(&pattern))
+}
+
+/// The suggestion of exactly `tokens` (the invocation a person approved), if it covers `source`.
+fn exact_suggestion(tokens: &[&str], source: &str) -> Option<Suggestion> {
+    let pattern = exact_pattern(tokens);
+    covers(&pattern, source).then(|| Suggestion {
+        rule: SuggestedMatcher::Regex,
+        pattern,
+        display: tokens.join(" "),
+        source: source.to_owned(),
+    })
+}
+
+/// The offer for a script runner: its words up to and including what it runs
+/// (`^npm\s+run\s+lint(\s|$)`, `^cargo\s+run\s+--bin\s+server(\s|$)`), or, where an option
+/// comes first or nothing is named, the invocation itself. `None` when `words` is no runner.
+fn runner_offer(assignments: &[&str], words: &[&str], source: &str) -> Option<Suggestion> {
+    let (&name, rest) = words.split_first()?;
+    let (_, runner_words) = RUNNERS.iter().filter(|(program, _)| *program == name).find(|(_, sub)| rest.starts_with(sub))?;
+    let after = rest.get(runner_words.len()..).unwrap_or_default();
+    let head: Vec<&str> = assignments.iter().copied().chain([name]).chain(runner_words.iter().copied()).collect();
+    let named: Option<Vec<&str>> = match (name, after) {
+        // cargo run names what it runs with --bin, --example or --package.
+        ("cargo", [flag, target, ..]) if matches!(*flag, "--bin" | "--example" | "-p" | "--package") && is_plain(target) => {
+            Some(head.iter().copied().chain([*flag, *target]).collect())
+        }
+        ("cargo", _) => None,
+        (_, [target, ..]) if !target.starts_with('-') && !target.contains('=') && !target.is_empty() => {
+            Some(head.iter().copied().chain([*target]).collect())
+        }
+        _ => None,
+    };
+    match named {
+        Some(tokens) => {
+            let pattern = prefix_pattern(&tokens);
+            covers(&pattern, source).then(|| Suggestion {
+                rule: SuggestedMatcher::Regex,
+                pattern,
+                display: tokens.join(" "),
+                source: source.to_owned(),
+            })
+        }
+        None => exact_suggestion(&assignments.iter().copied().chain(words.iter().copied()).collect::<Vec<_>>(), source),
+    }
+}
+
+/// toolgate's own offer for a sub-command (a session's grant, a suggestion, what learning
+/// proposes): Zed's pattern, narrowed where Zed's would vouch for more than the person approved —
+/// a script runner's names what it runs, and a program [`READ_ONLY_PROGRAMS`] does not list gets
+/// no whole-program pattern: its sub-command, or the invocation itself (`mkdir -p build` →
+/// `^mkdir\s+-p\s+build$`). Zed's own buttons keep Zed's form ([`command_pattern_for`]).
+pub(crate) fn offer_for(text: &str, name: Option<&str>, args: &[String]) -> Option<Suggestion> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let assignments: Vec<&str> = words.iter().copied().take_while(|w| split_assignment(w).is_some()).collect();
+    let command: &[&str] = words.get(assignments.len()..).unwrap_or_default();
+    // The words must be the item's own: a quoted value with a space would shift them.
+    let item_words = std::iter::once(name.unwrap_or_default()).chain(args.iter().map(String::as_str));
+    if assignments.iter().any(|a| !split_assignment(a).is_some_and(|(_, v)| value_renders_unquoted(v)))
+        || !command.iter().copied().eq(item_words)
+    {
+        return None;
+    }
+    if let Some(offer) = runner_offer(&assignments, command, text) {
+        return Some(offer);
+    }
+    let zed = command_pattern_for(text, name, args)?;
+    let whole_program = prefix(text).is_some_and(|p| p.subcommand.is_none());
+    if whole_program && !name.is_some_and(read_only) {
+        return exact_suggestion(&words, text);
+    }
+    Some(zed)
+}
+
+/// A directory too broad to offer or propose: `/`, a directory directly under the root, a home
+/// directory (`~`, `$HOME`, `/home/<user>`, `/Users/<user>`, `/root`, a drive's root, or the host's
+/// home) — each holds far more than the files a person approved.
+pub(crate) fn too_broad_dir(dir: &str, home: Option<&str>) -> bool {
+    let dir = dir.replace('\\', "/");
+    let dir = dir.trim_end_matches('/');
+    if dir.is_empty() || matches!(dir, "~" | "." | "$HOME" | "${HOME}") || home.is_some_and(|h| h.trim_end_matches('/') == dir) {
+        return true;
+    }
+    let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    let absolute = dir.starts_with('/');
+    let home_dir = matches!(parts.first(), Some(&("home" | "Users"))) && parts.len() <= 2;
+    let drive = parts.first().is_some_and(|p| p.len() == 2 && p.ends_with(':'));
+    let under_drive = drive && (parts.len() <= 2 || (parts.get(1).is_some_and(|p| p.eq_ignore_ascii_case("users")) && parts.len() <= 3));
+    (absolute && (parts.len() <= 1 || home_dir)) || under_drive
+}
+
 /// Zed's parent directory of a path (`Path::parent`, `\` turned into `/`), or `None` for a
 /// bare name or a file at the root.
 fn parent_dir(path: &str) -> Option<String> {
@@ -331,6 +532,61 @@ mod tests {
         assert_eq!(pattern("npm install").as_deref(), Some(r"^npm\s+install(\s|$)"));
         assert_eq!(display("npm install").as_deref(), Some("npm install"));
         assert_eq!(pattern("my_script arg").as_deref(), Some(r"^my_script\s+arg(\s|$)"));
+    }
+
+    fn offer(text: &str) -> Option<String> {
+        let a = analyze(text);
+        let item = a.items.first()?;
+        offer_for(&item.text, item.name.as_deref(), &item.args).map(|s| s.pattern)
+    }
+
+    /// toolgate's own offer names what a script runner runs, and a program not known to only read
+    /// gets no whole-program pattern; Zed's form is kept for Zed's buttons.
+    #[test]
+    fn offers_name_the_script_a_runner_runs() {
+        for (text, expected, covered, not_covered) in [
+            ("npm run lint", r"^npm\s+run\s+lint(\s|$)", "npm run lint -- --fix", "npm run deploy:prod"),
+            ("pnpm run test", r"^pnpm\s+run\s+test(\s|$)", "pnpm run test", "pnpm run build"),
+            ("yarn run lint", r"^yarn\s+run\s+lint(\s|$)", "yarn run lint", "yarn run deploy"),
+            ("bun run dev", r"^bun\s+run\s+dev(\s|$)", "bun run dev", "bun run deploy"),
+            ("npx prettier --check .", r"^npx\s+prettier(\s|$)", "npx prettier x", "npx eslint"),
+            ("pnpm dlx create-vite app", r"^pnpm\s+dlx\s+create-vite(\s|$)", "pnpm dlx create-vite", "pnpm dlx other"),
+            ("uv run pytest -q", r"^uv\s+run\s+pytest(\s|$)", "uv run pytest", "uv run x.py"),
+            ("poetry run pytest", r"^poetry\s+run\s+pytest(\s|$)", "poetry run pytest -x", "poetry run other"),
+            ("python -m pytest tests", r"^python\s+-m\s+pytest(\s|$)", "python -m pytest", "python -m http.server"),
+            ("go run ./cmd/server", r"^go\s+run\s+\./cmd/server(\s|$)", "go run ./cmd/server -v", "go run ./cmd/other"),
+            ("cargo run --bin server", r"^cargo\s+run\s+--bin\s+server(\s|$)", "cargo run --bin server", "cargo run --bin other"),
+            ("docker compose run web", r"^docker\s+compose\s+run\s+web(\s|$)", "docker compose run web sh", "docker compose run db"),
+            ("make test", r"^make\s+test(\s|$)", "make test V=1", "make deploy"),
+            ("just lint", r"^just\s+lint(\s|$)", "just lint", "just deploy"),
+            // An option before what runs, or nothing named: the invocation itself.
+            ("npx -y cowsay hi", r"^npx\s+-y\s+cowsay\s+hi$", "npx -y cowsay hi", "npx -y cowsay bye"),
+            ("make -j4 test", r"^make\s+-j4\s+test$", "make -j4 test", "make -j4 deploy"),
+            ("cargo run", r"^cargo\s+run$", "cargo run", "cargo run --bin x"),
+            ("npm run", r"^npm\s+run$", "npm run", "npm run x"),
+            // A program no read-only list names: with its sub-command, or the invocation.
+            ("mkdir -p build", r"^mkdir\s+-p\s+build$", "mkdir -p build", "mkdir -p /etc/x"),
+            ("git push origin main", r"^git\s+push(\s|$)", "git push", "git pull"),
+            // A read-only program: the whole program, as Zed offers it.
+            ("ls -la", r"^ls\b", "ls src", "lsof"),
+        ] {
+            assert_eq!(offer(text).as_deref(), Some(expected), "{text}");
+            assert!(matches(expected, covered), "{expected} covers {covered}");
+            assert!(!matches(expected, not_covered), "{expected} does not cover {not_covered}");
+        }
+        assert_eq!(pattern("npm run lint").as_deref(), Some(r"^npm\s+run(\s|$)"), "Zed's own form");
+        assert!(READ_ONLY_PROGRAMS.windows(2).all(|w| w[0] < w[1]), "sorted for the search");
+    }
+
+    #[test]
+    fn no_directory_too_broad_is_offered() {
+        for dir in ["/", "/etc/", "/home/u/", "/Users/u", "~/", "$HOME/", "C:/", "C:/Users/u", "/root"] {
+            assert!(too_broad_dir(dir, None), "{dir}");
+        }
+        assert!(too_broad_dir("/srv/me", Some("/srv/me")));
+        for dir in ["/home/u/project", "/etc/nginx", "src", "/repo/src"] {
+            assert!(!too_broad_dir(dir, None), "{dir}");
+        }
     }
 
     #[test]

@@ -476,3 +476,92 @@ fn zeds_buttons_and_cursors_review_are_views_of_the_session() {
     assert_eq!(s.answer(&both, 8).unwrap_err(), SessionError::Unclear);
     assert_eq!(s.answer(&Answer { call_id: d.call_id, ..Answer::default() }, 8).unwrap_err(), SessionError::Unclear);
 }
+
+/// A grant for a script runner names the script: approving `npm run lint` for the session, an
+/// hour, the workspace or always leaves `npm run deploy:prod` asking; so for the other runners.
+#[test]
+fn a_script_runners_grant_names_the_script_it_runs() {
+    for (approved, same, other) in [
+        ("npm run lint", "npm run lint -- --fix", "npm run deploy:prod"),
+        ("pnpm run lint", "pnpm run lint", "pnpm run deploy"),
+        ("yarn run lint", "yarn run lint --fix", "yarn run deploy"),
+        ("bun run dev", "bun run dev --hot", "bun run deploy"),
+        ("npx prettier --check .", "npx prettier --write x", "npx eslint ."),
+        ("uv run pytest -q", "uv run pytest", "uv run deploy.py"),
+        ("python -m pytest tests", "python -m pytest", "python -m http.server"),
+        ("cargo run --bin server", "cargo run --bin server -- --port 1", "cargo run --bin migrate"),
+        ("docker compose run web", "docker compose run web sh", "docker compose run db"),
+        ("make test", "make test V=1", "make deploy"),
+    ] {
+        for scope in [AnswerScope::Session, AnswerScope::Timed, AnswerScope::Workspace, AnswerScope::User] {
+            let s = session();
+            let d = s.decide(&terminal(approved), 0).unwrap();
+            let offered = d.options.iter().find(|o| o.scope == scope).unwrap_or_else(|| panic!("{approved}: {scope:?} is offered"));
+            let grant = offered.grant.clone().unwrap();
+            assert!(
+                grant.display.contains(approved.split(' ').take(3).collect::<Vec<_>>().join(" ").as_str())
+                    || grant.display.contains(approved.split(' ').nth(1).unwrap()),
+                "{approved}: {}",
+                grant.display
+            );
+            s.answer(&answer(d.call_id, scope), 1).unwrap();
+            assert_eq!(s.decide(&terminal(same), 2).unwrap().decision.outcome, Outcome::Allow, "{approved} then {same}");
+            assert_eq!(s.decide(&terminal(other), 3).unwrap().decision.outcome, Outcome::Confirm, "{approved} then {other}");
+        }
+    }
+}
+
+/// Reading a secret file is approved once or not at all: its prompt offers no lasting answer, no
+/// grant or rule for its directory covers it, and Zed's buttons offer no "always".
+#[test]
+fn reading_a_secret_offers_no_lasting_grant_and_no_directory_covers_it() {
+    let spec = spec(json!({
+        "host": { "home": "/home/u", "cwd": "/repo" },
+        "layers": [{ "name": "user", "kind": "user", "tools": {
+            "read_file": { "alwaysAllow": [{ "path": "/home/u/.ssh/**" }, { "path": "**", "root": "/repo" }] },
+            "terminal": { "alwaysAllow": [{ "pattern": "^cat\\b" }] } } }],
+        "defaultMode": "confirm"
+    }));
+    let s = Session::new(spec.clone(), &SessionOptions::default());
+    let read = |path: &str| Call { tool: "read_file".into(), inputs: vec![path.into()], hook: None };
+    for call in [
+        read("/home/u/.ssh/id_rsa"),
+        read("/repo/.env.production"),
+        read("/home/u/.netrc"),
+        terminal("cat ~/.ssh/id_rsa"),
+        terminal("cat /repo/server.pem"),
+    ] {
+        let d = s.decide(&call, 0).unwrap();
+        assert_eq!(d.decision.outcome, Outcome::Confirm, "{call:?}: a rule for its directory does not cover a secret");
+        assert_eq!(scopes(&d), [(true, AnswerScope::Once), (false, AnswerScope::Once)], "{call:?}");
+        let buttons = crate::policy::Policy::new(spec.clone()).permission_options(&call.tool, &call.inputs, "user");
+        assert!(buttons.iter().all(|b| b.change.is_none()), "{call:?}: {buttons:?}");
+    }
+    assert_eq!(s.decide(&read("/repo/src/main.rs"), 1).unwrap().decision.outcome, Outcome::Allow, "other files stay covered");
+    // A rule that names the file covers it.
+    let named = spec_with_rule(&spec, json!({ "path": "/home/u/.ssh/id_rsa" }));
+    assert_eq!(crate::policy::Policy::new(named).outcome("read_file", &["/home/u/.ssh/id_rsa".to_owned()]), Outcome::Allow);
+}
+
+fn spec_with_rule(base: &PolicySpec, rule: serde_json::Value) -> PolicySpec {
+    let mut value = serde_json::to_value(base).unwrap();
+    value["layers"][0]["tools"]["read_file"]["alwaysAllow"].as_array_mut().unwrap().insert(0, rule);
+    serde_json::from_value(value).unwrap()
+}
+
+/// No prompt offers a home directory, `/`, or a directory directly under the root.
+#[test]
+fn no_offer_names_a_home_directory_or_the_roots_children() {
+    let spec = spec(json!({ "host": { "home": "/home/u" }, "defaultMode": "confirm" }));
+    let s = Session::new(spec.clone(), &SessionOptions::default());
+    let policy = crate::policy::Policy::new(spec);
+    for path in ["/home/u/notes.txt", "/etc/hosts", "/tmp/x", "/Users/u/x.txt", "C:\\Users\\u\\x.txt", "~/x.txt"] {
+        let call = Call { tool: "read_file".into(), inputs: vec![path.into()], hook: None };
+        let d = s.decide(&call, 0).unwrap();
+        assert!(d.options.iter().all(|o| o.grant.is_none()), "{path}: {:?}", d.options);
+        let buttons = policy.permission_options("read_file", &call.inputs, "user");
+        assert!(buttons.iter().all(|b| b.kind != crate::policy::OptionKind::AlwaysAllowPattern), "{path}: {buttons:?}");
+    }
+    let d = s.decide(&Call { tool: "read_file".into(), inputs: vec!["/home/u/project/src/a.rs".into()], hook: None }, 0).unwrap();
+    assert!(d.options.iter().any(|o| o.grant.as_ref().is_some_and(|g| g.display.contains("/home/u/project/src/"))), "{:?}", d.options);
+}

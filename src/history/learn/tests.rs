@@ -46,7 +46,7 @@ fn one_rule_per_repeated_sub_command_never_one_approval() {
     assert_eq!((report.approved, report.saved), (7, 5));
     let npm = &report.proposals[0];
     assert_eq!(npm.covers, [1, 3, 6]);
-    assert_eq!(npm.summary, "allow `npm test` for terminal: approved 3 times; would have saved 3 prompts");
+    assert_eq!(npm.summary, "allow `npm test` with any arguments for terminal: approved 3 times; would have saved 3 prompts");
     assert_eq!(npm.change.layer, "user");
     assert!(report.withheld.is_empty(), "{:?}", report.withheld);
     // The proposed policy runs what was approved twice and still asks for the rest.
