@@ -362,6 +362,17 @@ allowed_tools:
     }
 
     #[test]
+    fn a_nul_byte_is_an_error_not_the_end_of_the_list() {
+        let err = GasolineAllowlist::load("allowed_tools:\0\n  - \"observe.*\"\n").unwrap_err();
+        assert_eq!((err.code, err.line, err.column), (GasolineProblem::InvalidYaml, 1, 15), "{err}");
+        let mut list = GasolineAllowlist::load(SEED).unwrap();
+        let err = list.reload(&format!("\0{SEED}")).unwrap_err();
+        assert_eq!((err.code, err.line, err.column), (GasolineProblem::InvalidYaml, 1, 1), "{err}");
+        assert!(list.check("interact", "execute_js").is_err(), "the list in force stays");
+        assert!(GasolineAllowlist::load(&format!("{SEED}\0\n  - \"interact.*\"\n")).is_err(), "nothing after a NUL is dropped");
+    }
+
+    #[test]
     fn reload_is_atomic() {
         let mut list = GasolineAllowlist::load(SEED).unwrap();
         assert!(list.reload("allowed_tools: [\"broken").is_err());

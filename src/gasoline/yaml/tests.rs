@@ -168,3 +168,30 @@ fn deep_nesting_and_large_texts_are_bounded() {
         assert_eq!(list(&long).len(), 3000);
     }
 }
+
+#[test]
+fn control_characters_are_refused_where_they_are_and_never_end_the_text() {
+    for (text, at, code) in [
+        // A NUL right after the key: a reader that stopped there would see no list and allow everything.
+        ("allowed_tools:\0\n  - \"observe.*\"\n", (1, 15), 0x00),
+        ("\0allowed_tools:\n  - observe.*\n", (1, 1), 0x00),
+        // A NUL later: what follows it (an entry, a duplicate key, broken YAML) is still read.
+        ("allowed_tools:\n  - observe.*\n\0\n  - interact.*\n", (3, 1), 0x00),
+        ("allowed_tools: [a.b]\0\nallowed_tools: [c.d]\n", (1, 21), 0x00),
+        ("allowed_tools:\n  - \"a.b\0\n  - [unclosed\n", (2, 9), 0x00),
+        ("allowed_tools: [a.b]\n# a bell \u{7}\n", (2, 10), 0x07),
+        ("allowed_tools:\r\n  - a.b\u{1b}[0m\r\n", (2, 8), 0x1b),
+        ("allowed_tools:\r  - 'a\u{7f}.b'\r", (2, 7), 0x7f),
+        ("allowed_tools: [\"a.b\u{85}\"]", (1, 21), 0x85),
+        ("allowed_tools:\n\t- a.b\u{9b}\n", (2, 7), 0x9b),
+    ] {
+        let e = error(text);
+        assert_eq!((e.code, e.line, e.column), (GasolineProblem::InvalidYaml, at.0, at.1), "{text:?}: {e}");
+        let expected = format!("invalid YAML: control character U+{code:04X} is not allowed; only tab, line feed and carriage return are");
+        assert_eq!(e.message, expected, "{text:?}");
+    }
+    // Tab, line feed and carriage return are the text's own, and an escaped `\0` is a value's
+    // (which then fails the pattern check, not the reader).
+    assert_eq!(list("allowed_tools:\r\n  - a.b\t# c\r\n"), items(&[("a.b", (2, 5))]));
+    assert_eq!(list("allowed_tools: [\"a\\0b\"]"), items(&[("a\0b", (1, 17))]));
+}
