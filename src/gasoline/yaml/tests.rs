@@ -1,10 +1,11 @@
 //! How an allowlist file's YAML is read: positions, values, and what is refused.
 
-use crate::gasoline::{read_patterns, GasolineError, GasolineProblem};
+use crate::gasoline::yaml::Position;
+use crate::gasoline::{read_patterns, GasolineError, GasolineProblem, Listing};
 
 fn list(text: &str) -> Vec<(String, (usize, usize))> {
     let read = read_patterns(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-    let list = read.unwrap_or_else(|| panic!("{text:?} has no list"));
+    let Listing::Written(list) = read else { panic!("{text:?} has no list") };
     list.into_iter().map(|(p, at)| (p, (at.line, at.column))).collect()
 }
 
@@ -59,14 +60,19 @@ fn a_value_over_several_lines_reads_as_yaml_folds_it() {
 }
 
 #[test]
-fn an_empty_text_or_value_is_no_list_or_an_empty_one() {
-    for text in ["", "\n# c\n", "~", "null", "---\n", "--- # c\n...\n", "''", "# c\n~ # c\n"] {
-        assert_eq!(read_patterns(text), Ok(None), "{text:?}");
+fn an_empty_text_or_value_is_no_list_and_only_brackets_are_an_empty_one() {
+    for text in ["", "\n# c\n", "~", "null", "''", "{}"] {
+        assert_eq!(read_patterns(text), Ok(Listing::Absent(Position { line: 1, column: 1 })), "{text:?}");
     }
-    for text in
-        ["allowed_tools:", "allowed_tools: ~", "allowed_tools: null", "allowed_tools: []", "allowed_tools: # c\n", "{allowed_tools}"]
-    {
-        assert_eq!(read_patterns(text), Ok(Some(Vec::new())), "{text:?}");
+    for text in ["# c\n~ # c\n", "---\n", "--- # c\n...\n"] {
+        assert_eq!(read_patterns(text), Ok(Listing::Absent(Position { line: 2, column: 1 })), "{text:?}");
+    }
+    for text in ["allowed_tools:", "allowed_tools: ~", "allowed_tools: null", "allowed_tools: # c\n", "{allowed_tools}"] {
+        let at = Position { line: 1, column: if text.starts_with('{') { 2 } else { 1 } };
+        assert_eq!(read_patterns(text), Ok(Listing::Absent(at)), "{text:?}: a key without a value is no list");
+    }
+    for text in ["allowed_tools: []", "allowed_tools: [ ] # c\n", "{\"allowed_tools\": []}", "allowed_tools:\n  []\n"] {
+        assert_eq!(read_patterns(text), Ok(Listing::Written(Vec::new())), "{text:?}");
     }
 }
 
