@@ -77,7 +77,9 @@ pub struct SessionOptions {
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub name: Option<String>,
-    /// How long the timed answer lasts, in milliseconds: one hour unless set.
+    /// How long the timed answer lasts, in milliseconds: one hour unless set. A whole number from
+    /// 1 to 2^53 − 1; where `now` plus this would end later than 2^53 − 1, the timed answer is not
+    /// offered.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub timed_grant_ms: Option<u64>,
@@ -182,11 +184,13 @@ pub struct Answer {
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub scope: AnswerScope,
-    /// For a timed answer: how long, instead of the option's duration.
+    /// For a timed answer: how long, instead of the option's duration. A whole number of
+    /// milliseconds, at least 1, such that the grant ends (`now` plus this) by 2^53 − 1.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub duration_ms: Option<u64>,
-    /// Who answered; `user` unless set.
+    /// Who answered; `user` unless set. A `hook` may only refuse (`allow: false`, once); a
+    /// `reviewer` answers once, and only a call whose `review.reviewable` says so.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub by: Answerer,
