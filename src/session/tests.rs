@@ -562,6 +562,21 @@ fn a_persisted_whole_tool_grant_is_taken_back_out_of_the_spec_when_the_tool_can_
     assert_eq!(user.tools.get("my_tool").and_then(|t| t.default_mode), None, "the session's spec no longer allows the whole tool");
 }
 
+#[test]
+fn a_new_policy_drops_rules_of_a_kind_that_no_longer_narrows_the_tool() {
+    let mcp = |kinds: serde_json::Value| {
+        spec(json!({ "catalogue": "cursor", "layers": [{ "name": "user", "kind": "user" }], "defaultMode": "confirm", "toolKinds": kinds }))
+    };
+    let s = Session::new(mcp(json!({})), &SessionOptions::default()).unwrap();
+    let call = Call { tool: "mcp".into(), inputs: vec!["github".into(), "create_issue".into()], hook: None };
+    let d = s.decide(&call, 0).unwrap();
+    let grant = s.answer(&answer(d.call_id, AnswerScope::Session), 1).unwrap().grant.unwrap();
+    assert_eq!(grant.allows.rules, vec![RuleSpec::mcp("github:create_issue")]);
+    assert!(s.set_policy(mcp(json!({})), 2).unwrap().is_empty(), "read the same way, the entry still fits");
+    let dropped = s.set_policy(mcp(json!({ "mcp": { "kind": "opaque" } })), 3).unwrap();
+    assert_eq!(dropped.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), [grant.id.as_str()], "an MCP entry narrows no opaque input");
+}
+
 const MAX_SAFE: u64 = (1 << 53) - 1;
 
 /// What a session keeps, to compare before and after a call.
