@@ -353,7 +353,7 @@ fn session_script(args: &[Value]) -> Result<Value, String> {
     use crate::session::{Answer, ChildOptions, Session, SessionOptions};
     let options: Option<SessionOptions> = arg(args, 1, "options")?;
     let steps: Vec<serde_json::Map<String, Value>> = arg(args, 2, "steps")?;
-    let mut sessions = vec![Session::new(arg(args, 0, "spec")?, &options.unwrap_or_default())];
+    let mut sessions = vec![Session::new(arg(args, 0, "spec")?, &options.unwrap_or_default()).map_err(|e| e.to_string())?];
     let mut results = Vec::new();
     for (at, step) in steps.iter().enumerate() {
         let on = step.get("on").and_then(Value::as_u64).unwrap_or(0) as usize;
@@ -379,7 +379,7 @@ fn session_script(args: &[Value]) -> Result<Value, String> {
             "reviewOptions" => session.review_options(arg(&params, 0, "callId")?, arg(&params, 1, "kind")?).map(|o| to_value(&o)),
             "revoke" => session.revoke(&arg::<String>(&params, 0, "id")?, now(1)?).map(|p| to_value(&p)),
             "end" => session.end(now(0)?).map(|()| Ok(Value::Null)),
-            "setPolicy" => session.set_policy(arg(&params, 0, "spec")?, now(1)?).map(|()| Ok(Value::Null)),
+            "setPolicy" => session.set_policy(arg(&params, 0, "spec")?, now(1)?).map(|dropped| to_value(&dropped)),
             "logLines" => session.log_lines(arg::<Option<u64>>(&params, 0, "after")?.unwrap_or(0)).map(|l| Ok(Value::String(l))),
             "child" => {
                 let options: Option<ChildOptions> = arg(&params, 0, "options")?;

@@ -62,6 +62,11 @@ pub enum GasolineProblem {
     InvalidPattern,
     /// The text is larger than toolgate reads ([`crate::limits::MAX_SETTINGS_BYTES`]).
     TooLarge,
+    /// A reload whose text has no list (it is empty, only comments, or `allowed_tools` has no
+    /// value) while a list is in force. A file being rewritten in place reads so for a moment,
+    /// and taking it for the seed's "empty: everything permitted" would open every tool; the
+    /// list stays until the text says `allowed_tools: []`.
+    NoList,
 }
 
 fn error_at(at: Position, code: GasolineProblem, message: String) -> GasolineError {
@@ -102,8 +107,22 @@ pub struct AllowlistSummary {
     pub message: String,
 }
 
+/// What an allowlist text says about its list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Listing {
+    /// No list: no text, only comments, a null document, or `allowed_tools` without a value
+    /// (`allowed_tools:`, `~`, `null`), with where that is. What an empty or cut-short file reads as.
+    Absent(Position),
+    /// The list as written, each pattern with its position; `allowed_tools: []` is an empty one.
+    Written(Vec<(String, Position)>),
+}
+
+fn is_null(value: &str) -> bool {
+    value.is_empty() || value == "~" || value == "null"
+}
+
 /// Reads the `allowed_tools` list: the patterns as written, each with its position.
-fn read_patterns(text: &str) -> Result<Option<Vec<(String, Position)>>, GasolineError> {
+fn read_patterns(text: &str) -> Result<Listing, GasolineError> {
     if let Some(why) = crate::limits::settings_too_large(text) {
         return Err(GasolineError { code: GasolineProblem::TooLarge, line: 1, column: 1, message: format!("the allowlist {why}") });
     }
@@ -114,15 +133,19 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Position)>>, Gasoline
         Some((Event::Unsupported(why), at)) => Err(invalid_yaml(at, &why)),
         event => Ok(event),
     };
-    let Some((first, at)) = next()? else { return Ok(None) };
+    let Some((first, start)) = next()? else { return Ok(Listing::Absent(Position { line: 1, column: 1 })) };
     match first {
         Event::MappingStart => {}
-        Event::Scalar(value) if value.is_empty() || value == "~" || value == "null" => {
+        Event::Scalar(value) if is_null(&value) => {
             while next()?.is_some() {}
-            return Ok(None);
+            return Ok(Listing::Absent(start));
         }
         _ => {
-            return Err(error_at(at, GasolineProblem::NotAMapping, "the allowlist must be a mapping with an `allowed_tools:` list".into()))
+            return Err(error_at(
+                start,
+                GasolineProblem::NotAMapping,
+                "the allowlist must be a mapping with an `allowed_tools:` list".into(),
+            ))
         }
     }
     let mut patterns = None;
@@ -151,9 +174,9 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Position)>>, Gasoline
                                 }
                             }
                         }
-                        patterns = Some(list);
+                        patterns = Some(Listing::Written(list));
                     }
-                    Event::Scalar(v) if v.is_empty() || v == "~" || v == "null" => patterns = Some(Vec::new()),
+                    Event::Scalar(v) if is_null(&v) => patterns = Some(Listing::Absent(at)),
                     _ => return Err(error_at(value_at, GasolineProblem::NotAList, "`allowed_tools` must be a list".into())),
                 }
             }
@@ -168,7 +191,7 @@ fn read_patterns(text: &str) -> Result<Option<Vec<(String, Position)>>, Gasoline
         }
     }
     while next()?.is_some() {}
-    Ok(patterns)
+    Ok(patterns.unwrap_or(Listing::Absent(start)))
 }
 
 /// Checks one pattern: `*`, `tool.*` or `tool.action` (the rule model's own check).
@@ -200,20 +223,40 @@ fn layer_for(patterns: &[String]) -> LayerSpec {
 
 impl GasolineAllowlist {
     /// Parses and validates YAML text; any error names its line and column and nothing is loaded.
+    /// A text with no list permits everything (the seed's backward-compatible rule).
     pub fn load(text: &str) -> Result<Self, GasolineError> {
-        let patterns = read_patterns(text)?.unwrap_or_default();
+        GasolineAllowlist::read(text).map(|(list, _)| list)
+    }
+
+    /// The list a text gives, and where it has no list, if it has none.
+    fn read(text: &str) -> Result<(Self, Option<Position>), GasolineError> {
+        let (patterns, absent) = match read_patterns(text)? {
+            Listing::Absent(at) => (Vec::new(), Some(at)),
+            Listing::Written(patterns) => (patterns, None),
+        };
         for (pattern, at) in &patterns {
             check_pattern(pattern).map_err(|message| error_at(*at, GasolineProblem::InvalidPattern, message))?;
         }
         let patterns: Vec<String> = patterns.into_iter().map(|(p, _)| p).collect();
         let policy =
             Policy::new(PolicySpec { layers: vec![layer_for(&patterns)], catalogue: CatalogueName::Gasoline, ..PolicySpec::default() });
-        Ok(GasolineAllowlist { patterns, policy })
+        Ok((GasolineAllowlist { patterns, policy }, absent))
     }
 
-    /// Replaces the allowlist with new text, or, on any error, keeps the current one and returns the error.
+    /// Replaces the allowlist with new text, or, on any error, keeps the current one and returns
+    /// the error. A text with no list while this one has patterns is such an error
+    /// ([`GasolineProblem::NoList`]): a file rewritten in place is empty for a moment, and that
+    /// must not permit everything; `allowed_tools: []` does.
     pub fn reload(&mut self, text: &str) -> Result<(), GasolineError> {
-        let next = GasolineAllowlist::load(text)?;
+        let (next, absent) = GasolineAllowlist::read(text)?;
+        if let (Some(at), false) = (absent, self.patterns.is_empty()) {
+            let message = format!(
+                "the text has no list (it is empty, or `allowed_tools` has no value) while {} tools/actions are permitted: a file \
+                 cut short reads so, and the list stays in force; to permit every tool/action, write `allowed_tools: []`",
+                self.patterns.len()
+            );
+            return Err(error_at(at, GasolineProblem::NoList, message));
+        }
         *self = next;
         Ok(())
     }
@@ -362,6 +405,17 @@ allowed_tools:
     }
 
     #[test]
+    fn a_nul_byte_is_an_error_not_the_end_of_the_list() {
+        let err = GasolineAllowlist::load("allowed_tools:\0\n  - \"observe.*\"\n").unwrap_err();
+        assert_eq!((err.code, err.line, err.column), (GasolineProblem::InvalidYaml, 1, 15), "{err}");
+        let mut list = GasolineAllowlist::load(SEED).unwrap();
+        let err = list.reload(&format!("\0{SEED}")).unwrap_err();
+        assert_eq!((err.code, err.line, err.column), (GasolineProblem::InvalidYaml, 1, 1), "{err}");
+        assert!(list.check("interact", "execute_js").is_err(), "the list in force stays");
+        assert!(GasolineAllowlist::load(&format!("{SEED}\0\n  - \"interact.*\"\n")).is_err(), "nothing after a NUL is dropped");
+    }
+
+    #[test]
     fn reload_is_atomic() {
         let mut list = GasolineAllowlist::load(SEED).unwrap();
         assert!(list.reload("allowed_tools: [\"broken").is_err());
@@ -371,6 +425,37 @@ allowed_tools:
         list.reload("allowed_tools: [\"interact.execute_js\"]").unwrap();
         assert!(list.check("interact", "execute_js").is_ok());
         assert!(list.check("interact", "navigate").is_err());
+    }
+
+    #[test]
+    fn a_reload_with_no_list_keeps_the_list_in_force_and_only_an_empty_list_permits_everything() {
+        let mut list = GasolineAllowlist::load(SEED).unwrap();
+        // What an empty, truncated or cut-short file reads as: no list, not "everything permitted".
+        for text in
+            ["", "\n", "# nothing yet\n", "allowed_tools:", "allowed_tools:\n", "allowed_tools: ~", "allowed_tools: null", "~", "{}"]
+        {
+            let err = list.reload(text).unwrap_err();
+            assert_eq!((err.code, err.line, err.column), (GasolineProblem::NoList, 1, 1), "{text:?}: {err}");
+            assert!(list.check("interact", "execute_js").is_err(), "{text:?}: the list stays in force");
+            assert_eq!(list.patterns().len(), 4, "{text:?}");
+        }
+        let err = list.reload("# the list:\nallowed_tools:\n").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 1), "at the key without a value: {err}");
+        assert_eq!(
+            err.message,
+            "the text has no list (it is empty, or `allowed_tools` has no value) while 4 tools/actions are permitted: \
+             a file cut short reads so, and the list stays in force; to permit every tool/action, write `allowed_tools: []`"
+        );
+        // Said so, the empty list is the seed's "everything permitted", and then no list changes nothing.
+        for text in ["allowed_tools: []", "{\"allowed_tools\": []}", "allowed_tools: [] # all of them\n"] {
+            let mut list = GasolineAllowlist::load(SEED).unwrap();
+            list.reload(text).unwrap();
+            assert!(!list.summary().enabled && list.check("interact", "execute_js").is_ok(), "{text:?}");
+            list.reload("").unwrap();
+            list.reload("allowed_tools:").unwrap();
+        }
+        // At load there is no list in force: the seed's backward-compatible rule holds.
+        assert!(!GasolineAllowlist::load("").unwrap().summary().enabled);
     }
 
     #[test]

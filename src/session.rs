@@ -15,10 +15,16 @@
 //! - **the reviewer hand-off**: whether an automatic reviewer may answer a prompt. Refusals,
 //!   protected paths, a managed layer's questions, rules that did not compile and rules marked
 //!   `human: true` are for a person;
-//!   a reviewer answers one call and makes no grant.
+//!   a reviewer answers one call and makes no grant. A hook may only refuse.
 //!
 //! The host passes the clock (`now`, in milliseconds) to every call, so a session is
 //! deterministic: timed grants expire when the host's clock passes them, and tests need no waiting.
+//!
+//! A call that fails changes nothing: each method checks all of its input first (times and
+//! expiries within [`MAX_TIME_MS`], an answer the prompt offered, who may give it), and only then
+//! makes its changes, none of which can fail. Even the expiry of timed grants waits for a call that
+//! succeeds. `tests::failing_calls` makes calls fail at every point before the changes and
+//! compares the session before and after.
 
 pub mod grants;
 pub mod log;
@@ -27,12 +33,13 @@ mod tests;
 
 use crate::cursor::{ReviewKind, ReviewOption};
 use crate::policy::{
-    Call, Decision, DefaultSource, InputKind, LayerKind, LayerSpec, ListKind, OptionKind, Outcome, PermissionOption, Policy, PolicySpec,
-    Reason, RuleRef, RuleSpec, SettingsChange,
+    Call, Decision, DefaultSource, LayerKind, LayerSpec, ListKind, OptionKind, Outcome, PermissionOption, Policy, PolicySpec, Reason,
+    RuleRef, RuleSpec, SettingsChange,
 };
 use grants::{AnswerScope, Answerer, Grant, GrantRef, GrantRules, GRANT_LAYER_PREFIX};
 use log::{DecisionLog, LogEvent, LogRecord};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt;
@@ -40,6 +47,10 @@ use std::rc::Rc;
 
 /// How long "Allow for an hour" lasts unless the host says otherwise.
 pub const DEFAULT_TIMED_GRANT_MS: u64 = 60 * 60 * 1000;
+/// The latest time a session keeps, in milliseconds: 2^53 − 1, the largest whole number a
+/// JavaScript number holds exactly. A `now` past it, or a grant that would expire past it, could
+/// not be handed back to the host as it is, so it is refused where it comes in.
+pub const MAX_TIME_MS: u64 = (1 << 53) - 1;
 /// How many log records a session keeps unless the host says otherwise.
 pub const DEFAULT_LOG_CAPACITY: usize = 1000;
 /// How many unanswered prompts a session remembers; the oldest is forgotten first.
@@ -66,7 +77,9 @@ pub struct SessionOptions {
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub name: Option<String>,
-    /// How long the timed answer lasts, in milliseconds: one hour unless set.
+    /// How long the timed answer lasts, in milliseconds: one hour unless set. A whole number from
+    /// 1 to 2^53 − 1; where `now` plus this would end later than 2^53 − 1, the timed answer is not
+    /// offered.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub timed_grant_ms: Option<u64>,
@@ -171,11 +184,13 @@ pub struct Answer {
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub scope: AnswerScope,
-    /// For a timed answer: how long, instead of the option's duration.
+    /// For a timed answer: how long, instead of the option's duration. A whole number of
+    /// milliseconds, at least 1, such that the grant ends (`now` plus this) by 2^53 − 1.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub duration_ms: Option<u64>,
-    /// Who answered; `user` unless set.
+    /// Who answered; `user` unless set. A `hook` may only refuse (`allow: false`, once); a
+    /// `reviewer` answers once, and only a call whose `review.reviewable` says so.
     #[serde(default)]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub by: Answerer,
@@ -251,8 +266,23 @@ pub enum SessionError {
     ReviewerGrant,
     /// A refusal for longer than this call (deny rules are for the policy).
     LastingRefusal,
-    /// A timed answer of no duration.
-    NoDuration,
+    /// A time that is not a whole number of milliseconds from 0 to [`MAX_TIME_MS`] (as given).
+    InvalidTime(String),
+    /// A duration that is not a whole number of milliseconds from 1 to `latest`, the longest that
+    /// still ends by [`MAX_TIME_MS`].
+    InvalidDuration {
+        /// The field it was given in: `durationMs` or `timedGrantMs`.
+        field: &'static str,
+        /// The value as given.
+        got: String,
+        /// The longest duration allowed here.
+        latest: u64,
+    },
+    /// A hook answered "allow": a hook may refuse, never lift a prompt.
+    HookAllow,
+    /// A fault a test injected (see [`checkpoint`]).
+    #[cfg(test)]
+    Injected,
     /// No grant with this id is in force.
     UnknownGrant(String),
     /// The session is in use by a call that has not returned (a callback re-entered it).
@@ -276,7 +306,19 @@ impl fmt::Display for SessionError {
             SessionError::LastingRefusal => {
                 write!(f, "a refusal holds for this call only (`once`); to refuse such calls from now on, add a deny rule")
             }
-            SessionError::NoDuration => write!(f, "a timed answer needs a duration above 0 ms"),
+            SessionError::InvalidTime(got) => {
+                write!(f, "`now` must be a whole number of milliseconds from 0 to {MAX_TIME_MS} (2^53 - 1), such as Date.now(); got {got}")
+            }
+            SessionError::InvalidDuration { field, got, latest } => write!(
+                f,
+                "`{field}` must be a whole number of milliseconds from 1 to {latest}, so that a grant ends by {MAX_TIME_MS} \
+                 (2^53 - 1); got {got}"
+            ),
+            SessionError::HookAllow => {
+                write!(f, "a hook may refuse a call that asks (`allow: false`), never allow it: only a person lifts a prompt")
+            }
+            #[cfg(test)]
+            SessionError::Injected => write!(f, "a fault injected by a test"),
             SessionError::UnknownGrant(id) => write!(f, "no grant `{id}` is in force"),
             SessionError::Busy => write!(f, "the session is already handling a call"),
             SessionError::NotWholeTool(narrow) => {
@@ -288,6 +330,66 @@ impl fmt::Display for SessionError {
 }
 
 impl std::error::Error for SessionError {}
+
+/// Where a call may still fail: before it changes anything. Tests make a call fail at each such
+/// point in turn and check that the session is as it was.
+fn checkpoint() -> Result<(), SessionError> {
+    #[cfg(test)]
+    if tests::faults::trip() {
+        return Err(SessionError::Injected);
+    }
+    Ok(())
+}
+
+/// `now`, refused past [`MAX_TIME_MS`].
+fn check_now(now: u64) -> Result<u64, SessionError> {
+    if now <= MAX_TIME_MS {
+        Ok(now)
+    } else {
+        Err(SessionError::InvalidTime(now.to_string()))
+    }
+}
+
+/// The one rule for a duration: a whole number of milliseconds, at least 1, that ends by
+/// [`MAX_TIME_MS`] counted from `now` (from 0 where no time is given, as for `timedGrantMs`).
+pub fn check_duration(field: &'static str, ms: u64, now: Option<u64>) -> Result<u64, SessionError> {
+    let latest = MAX_TIME_MS.saturating_sub(now.unwrap_or(0));
+    if (1..=latest).contains(&ms) {
+        Ok(ms)
+    } else {
+        Err(SessionError::InvalidDuration { field, got: ms.to_string(), latest })
+    }
+}
+
+/// [`check_duration`] for a JavaScript number as given, before JSON could turn NaN or an
+/// infinity into `null` (which would read as "no duration").
+pub fn duration_from_number(field: &'static str, value: f64, now: Option<u64>) -> Result<u64, SessionError> {
+    let latest = MAX_TIME_MS.saturating_sub(now.unwrap_or(0));
+    if value.is_finite() && value.fract() == 0.0 && value >= 1.0 && value <= latest as f64 {
+        Ok(value as u64)
+    } else {
+        Err(SessionError::InvalidDuration { field, got: number_text(value), latest })
+    }
+}
+
+/// `now` from a JavaScript number as given: a whole number of milliseconds from 0 to [`MAX_TIME_MS`].
+pub fn time_from_number(value: f64) -> Result<u64, SessionError> {
+    if value.is_finite() && value.fract() == 0.0 && value >= 0.0 && value <= MAX_TIME_MS as f64 {
+        Ok(value as u64)
+    } else {
+        Err(SessionError::InvalidTime(number_text(value)))
+    }
+}
+
+/// A number as JavaScript writes it: `NaN`, `Infinity`, `1.5`, `100000000000000000`.
+fn number_text(value: f64) -> String {
+    match value {
+        v if v.is_nan() => "NaN".into(),
+        v if v == f64::INFINITY => "Infinity".into(),
+        v if v == f64::NEG_INFINITY => "-Infinity".into(),
+        v => v.to_string(),
+    }
+}
 
 fn scope_name(scope: AnswerScope) -> &'static str {
     match scope {
@@ -357,6 +459,17 @@ impl State {
         LogRecord::new(event, at, &self.name)
     }
 
+    /// The policy as it stands at `now`, without changing anything: this session's, or, where a
+    /// grant's time has passed, one without that grant (the grant itself goes when a call on this
+    /// session succeeds).
+    fn policy_at(&self, now: u64) -> Cow<'_, Policy> {
+        if self.grants.iter().all(|g| g.holds_at(now)) {
+            return Cow::Borrowed(&self.policy);
+        }
+        let held: Vec<Grant> = self.grants.iter().filter(|g| g.holds_at(now)).cloned().collect();
+        Cow::Owned(Policy::new(with_grant_layers(&self.base, &held)))
+    }
+
     /// Drops the grants whose time has passed, logging each.
     fn expire(&mut self, now: u64) {
         let (held, expired): (Vec<Grant>, Vec<Grant>) = std::mem::take(&mut self.grants).into_iter().partition(|g| g.holds_at(now));
@@ -415,12 +528,12 @@ impl State {
             let rules = decision.suggestions.iter().map(|s| s.rule_spec()).collect();
             return Some(GrantRules { tool: call.tool.clone(), rules, whole_tool: false, display });
         }
-        match self.policy.input_kind(&call.tool) {
-            InputKind::Opaque | InputKind::Query => {
-                Some(GrantRules { tool: call.tool.clone(), rules: Vec::new(), whole_tool: true, display: format!("`{}`", call.tool) })
-            }
-            _ => None,
-        }
+        grants::granted_whole(self.policy.input_kind(&call.tool)).then(|| GrantRules {
+            tool: call.tool.clone(),
+            rules: Vec::new(),
+            whole_tool: true,
+            display: format!("`{}`", call.tool),
+        })
     }
 
     /// Whether the default that decided is a managed layer's: no grant may lift it.
@@ -433,8 +546,9 @@ impl State {
         layer.is_some_and(|name| self.base.layers.iter().any(|l| &l.name == name && l.kind == LayerKind::Managed))
     }
 
-    /// The answers a prompt about this call offers.
-    fn options(&self, call: &Call, decision: &Decision, capped: bool) -> Vec<AnswerOption> {
+    /// The answers a prompt about this call offers at `now`. The timed answer is offered only
+    /// where it would end by [`MAX_TIME_MS`].
+    fn options(&self, call: &Call, decision: &Decision, capped: bool, now: u64) -> Vec<AnswerOption> {
         let once = |allow: bool, label: &str| AnswerOption {
             allow,
             scope: AnswerScope::Once,
@@ -447,7 +561,10 @@ impl State {
         let secret = decision.items.iter().any(|i| !i.secret_words.is_empty());
         let candidate = if capped || secret || self.managed_default(decision) { None } else { self.grant_rules(call, decision) };
         if let Some(rules) = candidate {
-            let mut scopes = vec![AnswerScope::Session, AnswerScope::Timed];
+            let mut scopes = vec![AnswerScope::Session];
+            if check_duration("timedGrantMs", self.timed_grant_ms, Some(now)).is_ok() {
+                scopes.push(AnswerScope::Timed);
+            }
             if !self.is_child {
                 scopes.extend([AnswerScope::Workspace, AnswerScope::User]);
             }
@@ -599,7 +716,7 @@ fn hand_off(call: &Call, decision: &Decision, policy: &Policy) -> ReviewHandOff 
 /// use toolgate::session::{Answer, Session, SessionOptions};
 ///
 /// let spec: PolicySpec = serde_json::from_str(r#"{ "layers": [{ "name": "user" }], "defaultMode": "confirm" }"#).unwrap();
-/// let session = Session::new(spec, &SessionOptions::default());
+/// let session = Session::new(spec, &SessionOptions::default()).unwrap();
 /// let call = Call::new("terminal", &["npm test"]);
 /// let asked = session.decide(&call, 1_000).unwrap();
 /// assert_eq!(asked.decision.outcome, Outcome::Confirm);
@@ -617,10 +734,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session deciding with `spec`.
-    pub fn new(spec: PolicySpec, options: &SessionOptions) -> Self {
+    /// A session deciding with `spec`; an error where `options.timedGrantMs` breaks the rule for
+    /// durations ([`check_duration`]).
+    pub fn new(spec: PolicySpec, options: &SessionOptions) -> Result<Self, SessionError> {
+        if let Some(ms) = options.timed_grant_ms {
+            check_duration("timedGrantMs", ms, None)?;
+        }
         let name = options.name.clone().unwrap_or_else(|| "session".into());
-        Session { state: Rc::new(RefCell::new(State::new(name, spec, options, Vec::new(), false))), parent: None }
+        Ok(Session { state: Rc::new(RefCell::new(State::new(name, spec, options, Vec::new(), false))), parent: None })
     }
 
     /// A child session for a sub-agent: never looser than this one.
@@ -643,12 +764,16 @@ impl Session {
     /// Decides a call at `now`, logs it, and for a call that asks, remembers it for its answer.
     pub fn decide(&self, call: &Call, now: u64) -> Result<SessionDecision, SessionError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
-        state.expire(now);
-        let own = state.policy.decide_call(call);
+        check_now(now)?;
+        checkpoint()?;
         let ceiling = match &self.parent {
-            Some(parent) => parent.strictest(call, now, own.outcome)?,
+            Some(parent) => parent.strictest(call, now, state.policy_at(now).outcome_of(call))?,
             None => None,
         };
+        checkpoint()?;
+        // Nothing fails from here on.
+        state.expire(now);
+        let own = state.policy.decide_call(call);
         let capped_by_parent = ceiling.is_some();
         let (decision, review) = match ceiling {
             Some(found) => found,
@@ -658,7 +783,7 @@ impl Session {
             }
         };
         let granted_by = if capped_by_parent { Vec::new() } else { state.granted_by(&decision) };
-        let options = if decision.outcome == Outcome::Confirm { state.options(call, &decision, capped_by_parent) } else { Vec::new() };
+        let options = if decision.outcome == Outcome::Confirm { state.options(call, &decision, capped_by_parent, now) } else { Vec::new() };
         let call_id = state.next_call;
         state.next_call += 1;
         if decision.outcome == Outcome::Confirm {
@@ -682,32 +807,44 @@ impl Session {
     }
 
     /// The strictest decision of this session and its ancestors at `now`, when stricter than
-    /// `than`, with its reviewer hand-off. Ancestors' grants bound the child; nothing is logged.
+    /// `than`, with its reviewer hand-off. Ancestors' grants bound the child, as they stand at
+    /// `now`; nothing changes in any of them (each expires its own grants on its own calls).
     fn strictest(&self, call: &Call, now: u64, than: Outcome) -> Result<Option<(Decision, ReviewHandOff)>, SessionError> {
         let mut found: Option<(Decision, ReviewHandOff)> = None;
         let mut at = Some(self);
         while let Some(session) = at {
-            let mut state = session.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
-            state.expire(now);
+            let state = session.state.try_borrow().map_err(|_| SessionError::Busy)?;
+            checkpoint()?;
+            let policy = state.policy_at(now);
             let bound = found.as_ref().map_or(than, |(d, _)| d.outcome);
-            if state.policy.outcome_of(call) > bound {
-                let decision = state.policy.decide_call(call);
-                let review = hand_off(call, &decision, &state.policy);
+            if policy.outcome_of(call) > bound {
+                let decision = policy.decide_call(call);
+                let review = hand_off(call, &decision, &policy);
                 found = Some((decision, review));
             }
+            drop(policy);
             drop(state);
             at = session.parent.as_deref();
         }
         Ok(found)
     }
 
-    /// Takes the answer to a call that asked. On an error nothing changes.
+    /// Takes the answer to a call that asked. On an error nothing changes: the prompt is still
+    /// waiting, and nothing is granted or logged.
     pub fn answer(&self, answer: &Answer, now: u64) -> Result<AnswerOutcome, SessionError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
-        state.expire(now);
+        check_now(now)?;
+        if let Some(ms) = answer.duration_ms {
+            check_duration("durationMs", ms, Some(now))?;
+        }
         let at = state.pending.iter().position(|p| p.call_id == answer.call_id).ok_or(SessionError::UnknownCall(answer.call_id))?;
         let pending = state.pending.get(at).cloned().ok_or(SessionError::UnknownCall(answer.call_id))?;
         let (allow, scope) = answer.meaning()?;
+        checkpoint()?;
+        // In the approval flow hooks come from, a hook's "allow" never lifts a prompt.
+        if answer.by == Answerer::Hook && allow {
+            return Err(SessionError::HookAllow);
+        }
         if answer.by == Answerer::Reviewer && !pending.review.reviewable {
             return Err(SessionError::NotReviewable(pending.review.why.clone()));
         }
@@ -728,10 +865,13 @@ impl Session {
                 return Err(SessionError::NotWholeTool(narrow.display.clone()));
             }
         }
-        let duration = answer.duration_ms.or(option.duration_ms);
-        if scope == AnswerScope::Timed && duration.is_none_or(|d| d == 0) {
-            return Err(SessionError::NoDuration);
-        }
+        let duration = match scope {
+            AnswerScope::Timed => Some(check_duration("durationMs", answer.duration_ms.or(option.duration_ms).unwrap_or(0), Some(now))?),
+            _ => None,
+        };
+        checkpoint()?;
+        // Nothing fails from here on.
+        state.expire(now);
         state.pending.remove(at);
         let mut record = state.record(LogEvent::Answer, now);
         record.call_id = Some(pending.call_id);
@@ -816,6 +956,8 @@ impl Session {
     /// The grants in force at `now`, oldest first.
     pub fn grants(&self, now: u64) -> Result<Vec<Grant>, SessionError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        check_now(now)?;
+        checkpoint()?;
         state.expire(now);
         Ok(state.grants.clone())
     }
@@ -823,9 +965,13 @@ impl Session {
     /// Revokes a grant; for a workspace or user grant, what the host must persist.
     pub fn revoke(&self, id: &str, now: u64) -> Result<Option<Persist>, SessionError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
-        state.expire(now);
-        let at = state.grants.iter().position(|g| g.id == id).ok_or_else(|| SessionError::UnknownGrant(id.to_owned()))?;
+        check_now(now)?;
+        let at =
+            state.grants.iter().position(|g| g.id == id && g.holds_at(now)).ok_or_else(|| SessionError::UnknownGrant(id.to_owned()))?;
+        checkpoint()?;
+        // Nothing fails from here on.
         let grant = state.grants.remove(at);
+        state.expire(now);
         let persist = grant.layer.clone().map(|layer| {
             grant.allows.remove_from(&mut state.base, &layer);
             Persist { layer, changes: Vec::new(), spec: state.base.clone() }
@@ -842,6 +988,8 @@ impl Session {
     /// and user grants are the host's settings now).
     pub fn end(&self, now: u64) -> Result<(), SessionError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        check_now(now)?;
+        checkpoint()?;
         state.grants.retain(|g| g.layer.is_some());
         state.pending.clear();
         state.rebuild();
@@ -851,26 +999,49 @@ impl Session {
     }
 
     /// Replaces the policy the session decides with (the host's settings changed), keeping its
-    /// session and timed grants, prompts and log. A workspace or user grant whose rules the new
-    /// policy no longer holds in its layer (the user removed them) is dropped.
-    pub fn set_policy(&self, spec: PolicySpec, now: u64) -> Result<(), SessionError> {
+    /// prompts and log, and re-checks every grant against it; returns the grants dropped, each
+    /// logged as revoked:
+    ///
+    /// - a workspace or user grant whose rules the new policy no longer holds in its layer (the
+    ///   user removed them);
+    /// - a grant that no longer [fits](GrantRules::fits) its tool as the new policy reads it: a
+    ///   whole-tool grant for a tool that can now be narrowed (an opaque tool that is now a command
+    ///   tool would otherwise allow every command). A workspace or user one is also taken back out
+    ///   of [`Session::spec`], which the host then saves.
+    pub fn set_policy(&self, spec: PolicySpec, now: u64) -> Result<Vec<Grant>, SessionError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| SessionError::Busy)?;
+        check_now(now)?;
+        checkpoint()?;
+        // Nothing fails from here on.
         state.base = spec;
         let base = state.base.clone();
-        let (kept, dropped): (Vec<Grant>, Vec<Grant>) = std::mem::take(&mut state.grants)
+        let (written, mut dropped): (Vec<Grant>, Vec<Grant>) = std::mem::take(&mut state.grants)
             .into_iter()
             .partition(|g| g.layer.as_deref().is_none_or(|layer| still_written(&base, layer, &g.allows)));
+        // The tools' input kinds do not depend on the grants: one compiled policy tells them all.
+        let reads = Policy::new(with_grant_layers(&base, &written));
+        let (kept, misfits): (Vec<Grant>, Vec<Grant>) = written.into_iter().partition(|g| g.allows.fits(reads.input_kind(&g.allows.tool)));
         state.grants = kept;
-        state.rebuild();
+        if misfits.is_empty() {
+            state.policy = reads;
+        } else {
+            for grant in &misfits {
+                if let Some(layer) = &grant.layer {
+                    grant.allows.remove_from(&mut state.base, layer);
+                }
+            }
+            state.rebuild();
+        }
+        dropped.extend(misfits);
         let record = state.record(LogEvent::Policy, now);
         state.log.push(record);
-        for grant in dropped {
+        for grant in &dropped {
             let mut record = state.record(LogEvent::Revoke, now);
             record.tool = Some(grant.allows.tool.clone());
             record.grant = Some(grant.reference());
             state.log.push(record);
         }
-        Ok(())
+        Ok(dropped)
     }
 
     /// The log records kept, oldest first, and how many were dropped before them.

@@ -24,7 +24,12 @@ export interface GuardOptions {
   actionOf?: (toolName: string, args: Record<string, unknown>) => unknown;
   /** Where log lines go. Default: one line each on stderr (stdout is the stdio transport's). */
   log?: (message: string, level: 'info' | 'warn' | 'error') => void;
-  /** Reload when the file changes on disk. Default: true. */
+  /**
+   * Reload when the file changes on disk. Default: true. While a list is in force, a file with no
+   * list (empty, cut short, `allowed_tools:` alone) is refused and the list stays; a file that
+   * would permit every tool/action (`allowed_tools: []`, `*`) applies only once it reads the same
+   * twice, `debounceMs` apart.
+   */
   watch?: boolean;
   /** How long the file must stay quiet before it is re-read, in milliseconds. Default: 100. */
   debounceMs?: number;
@@ -45,7 +50,10 @@ export declare class AllowlistGuard {
   check(toolName: string, args?: Record<string, unknown>): ToolNotAllowed | null;
   /** For a server's config tool: `{ allowlist: { enabled, allowed_tools, count, message, config_file } }`. */
   serverConfig(): { allowlist: AllowlistConfig };
-  /** Re-reads the file now; on any error the previous list stays in force (and the error is logged). */
+  /**
+   * Re-reads the file now; on any error the previous list stays in force (and the error is logged).
+   * A file with no list while a list is in force is such an error: it must say `allowed_tools: []`.
+   */
   reload(): boolean;
   /** Patches `registerTool` and `tool` so every tool registered afterwards is checked first. */
   protect<S extends McpServerLike>(server: S): S;

@@ -3,6 +3,12 @@
 // the file is loaded at start, watched and reloaded atomically, and every tool call is checked
 // before its handler runs. The SDK is not a dependency: the guard patches the server it is given,
 // so it works with whichever copy of `@modelcontextprotocol/sdk` the server uses.
+//
+// A file being rewritten in place (truncated, then written, as `>` and many editors do) is empty
+// or cut short for a moment, and an empty list is the seed's "everything permitted". So while a
+// list is in force, a reload never opens every tool by accident: a text with no list is refused
+// (the core's `noList`: only `allowed_tools: []` says so), and a text that would permit every
+// tool/action applies only once it reads the same a second time, a debounce apart.
 const fs = require('node:fs');
 const path = require('node:path');
 const { GasolineAllowlist } = require('../engine/node/toolgate_engine.js');
@@ -21,6 +27,11 @@ function defaultLog(message) {
 /** `file:line:column: message`, one line per error, the form editors and terminals link. */
 function describeErrors(file, errors) {
   return errors.map((e) => `${file}${e.line ? `:${e.line}:${e.column}` : ''}: ${e.message}`).join('\n');
+}
+
+/** Whether a list permits every tool/action: an empty list (the seed's rule) or `*`. */
+function permitsEverything(summary) {
+  return !summary.enabled || summary.allowed_tools.includes('*');
 }
 
 /** The file's text, or `null` and why it cannot be read. */
@@ -77,7 +88,10 @@ class AllowlistGuard {
 
     this._watcher = null;
     this._debounce = null;
-    if (options.watch ?? true) this._watch(options.debounceMs ?? DEFAULT_DEBOUNCE_MS);
+    this._debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    /** A text that would permit every tool/action, read once and waiting to be read again. */
+    this._unconfirmed = null;
+    if (options.watch ?? true) this._watch();
   }
 
   /**
@@ -99,7 +113,9 @@ class AllowlistGuard {
 
   /**
    * Re-reads the file and replaces the list. On any error the previous list stays in force and the
-   * error is logged; returns whether the new list is in force.
+   * error is logged; returns whether the new list is in force. A file with no list while a list is
+   * in force is such an error (it must say `allowed_tools: []`); the caller chose the moment, so
+   * there is no second read.
    */
   reload() {
     return this._apply(readText(this.allowlistFile));
@@ -170,21 +186,47 @@ class AllowlistGuard {
    * directory (names can be missing, and symlink swaps name another entry) schedules one re-read
    * after `debounceMs`; an unchanged text is ignored, so bursts of events reload once.
    */
-  _watch(debounceMs) {
-    this._watcher = fs.watch(path.dirname(this.allowlistFile), { persistent: false }, () => {
-      clearTimeout(this._debounce);
-      this._debounce = setTimeout(() => this._reloadIfChanged(), debounceMs);
-      this._debounce.unref();
-    });
+  _watch() {
+    this._watcher = fs.watch(path.dirname(this.allowlistFile), { persistent: false }, () => this._schedule());
     this._watcher.on('error', (e) => {
       this._log(`Allowlist watch stopped, the current list stays in force: ${e.message}`, 'error');
       this.close();
     });
   }
 
+  /** One re-read, `debounceMs` after the last event (or after a text that needs a second read). */
+  _schedule() {
+    clearTimeout(this._debounce);
+    this._debounce = setTimeout(() => this._reloadIfChanged(), this._debounceMs);
+    this._debounce.unref();
+  }
+
+  /**
+   * Applies the file's text if it changed. A text that would permit every tool/action where the
+   * list in force does not (an empty list, or `*`) waits for a second read `debounceMs` later and
+   * applies only if that reads the same: on its way to something else, a file being written can
+   * say so for a moment.
+   */
   _reloadIfChanged() {
     const read = readText(this.allowlistFile);
-    if (read.text !== this._lastText) this._apply(read);
+    const confirmed = read.text !== null && read.text === this._unconfirmed;
+    this._unconfirmed = null;
+    if (read.text === this._lastText) return;
+    if (!confirmed && read.text !== null && this._wouldOpen(read.text)) {
+      this._unconfirmed = read.text;
+      this._log(`Allowlist: ${this.allowlistFile} now reads as permitting every tool/action; `
+        + `it applies only if it reads the same in ${this._debounceMs} ms`, 'warn');
+      this._schedule();
+      return;
+    }
+    this._apply(read);
+  }
+
+  /** Whether `text` is a valid list that permits every tool/action while the list in force does not. */
+  _wouldOpen(text) {
+    if (permitsEverything(this._allowlist.summary)) return false;
+    const parsed = GasolineAllowlist.parse(text);
+    return parsed.ok && permitsEverything(parsed.allowlist.summary);
   }
 
   _apply({ text, problem }) {
@@ -199,9 +241,8 @@ class AllowlistGuard {
       return false;
     }
     const { enabled, count } = this._allowlist.summary;
-    this._log(enabled
-      ? `Allowlist reloaded, ${count} tools/actions permitted`
-      : 'Allowlist reloaded, the list is empty: all tools/actions are permitted', 'info');
+    if (enabled) this._log(`Allowlist reloaded, ${count} tools/actions permitted`, 'info');
+    else this._log('Allowlist reloaded, the list is empty: all tools/actions are permitted', 'warn');
     return true;
   }
 }

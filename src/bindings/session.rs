@@ -23,13 +23,18 @@ pub struct DecideOptions {
     pub hook: Option<HookResult>,
 }
 
+/// A time or a duration out of range is a bad argument (a `TypeError`, as for any other);
+/// what the session refuses to do is an `Error`.
 fn session_error(e: SessionError) -> JsValue {
-    error(&e.to_string())
+    match e {
+        SessionError::InvalidTime(_) | SessionError::InvalidDuration { .. } => super::type_error(&e.to_string()),
+        e => error(&e.to_string()),
+    }
 }
 
 /// A whole, non-negative number no larger than JavaScript counts exactly.
 fn whole_arg(value: f64, what: &str) -> Result<u64, JsValue> {
-    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= 9_007_199_254_740_991.0 {
+    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= session::MAX_TIME_MS as f64 {
         Ok(value as u64)
     } else {
         Err(super::type_error(&format!("{what} must be a whole number of at least 0, got {value}")))
@@ -38,7 +43,17 @@ fn whole_arg(value: f64, what: &str) -> Result<u64, JsValue> {
 
 /// `now` as the core takes it: the host's clock in whole milliseconds (`Date.now()`).
 fn now_arg(now: f64) -> Result<u64, JsValue> {
-    whole_arg(now, "now (milliseconds, such as Date.now())")
+    session::time_from_number(now).map_err(session_error)
+}
+
+/// A number field of an object argument as JavaScript holds it. Structured arguments are read
+/// through `JSON.stringify`, which writes NaN and the infinities as `null`, and `null` reads as
+/// "not given" (an hour, by default, for a duration): such numbers are checked here first.
+fn number_field(value: &JsValue, field: &str) -> Option<f64> {
+    if !value.is_object() {
+        return None;
+    }
+    js_sys::Reflect::get(value, &JsValue::from_str(field)).ok().and_then(|v| v.as_f64())
 }
 
 /// A permission session: decides calls with a policy, remembers answers as grants with a scope
@@ -54,8 +69,17 @@ impl JsSession {
     #[wasm_bindgen(constructor)]
     pub fn new(spec: Ts<PolicySpec>, options: Option<Ts<SessionOptions>>) -> Result<JsSession, JsValue> {
         let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
-        let options: SessionOptions = optional_json_arg(options.map(|o| o.js_value()), "options")?.unwrap_or_default();
-        Ok(JsSession { inner: session::Session::new(spec, &options) })
+        let options = options.map(|o| o.js_value());
+        if let Some(options) = &options {
+            if let Some(ms) = number_field(options, "timedGrantMs") {
+                session::duration_from_number("timedGrantMs", ms, None).map_err(session_error)?;
+            }
+            if let Some(capacity) = number_field(options, "logCapacity") {
+                whole_arg(capacity, "options.logCapacity")?;
+            }
+        }
+        let options: SessionOptions = optional_json_arg(options, "options")?.unwrap_or_default();
+        Ok(JsSession { inner: session::Session::new(spec, &options).map_err(session_error)? })
     }
 
     /// Decides a call: the decision, the grants that allowed it, and for a call that asks, the
@@ -68,6 +92,9 @@ impl JsSession {
     ) -> Result<Ts<SessionDecision>, JsValue> {
         let tool = string_arg(&tool, "tool")?;
         let inputs = inputs_arg(input.map(|i| i.js_value()))?;
+        if let Some(now) = number_field(&options.js_value(), "now") {
+            now_arg(now)?;
+        }
         let options: DecideOptions = json_arg(&options.js_value(), "options")?;
         let decision = self.inner.decide(&Call { tool, inputs, hook: options.hook }, options.now).map_err(session_error)?;
         to_ts(&decision)
@@ -75,8 +102,12 @@ impl JsSession {
 
     /// Takes the answer to a call that asked: whether it runs, the grant made, and what to persist.
     pub fn answer(&self, answer: Ts<Answer>, now: f64) -> Result<Ts<AnswerOutcome>, JsValue> {
+        let now = now_arg(now)?;
+        if let Some(ms) = number_field(&answer.js_value(), "durationMs") {
+            session::duration_from_number("durationMs", ms, Some(now)).map_err(session_error)?;
+        }
         let answer: Answer = json_arg(&answer.js_value(), "answer")?;
-        to_ts(&self.inner.answer(&answer, now_arg(now)?).map_err(session_error)?)
+        to_ts(&self.inner.answer(&answer, now).map_err(session_error)?)
     }
 
     /// Zed's permission buttons for a prompt that is waiting, as a view of its answers; answer
@@ -120,12 +151,16 @@ impl JsSession {
         Ok(JsSession { inner: self.inner.child(options).map_err(session_error)? })
     }
 
-    /// Replaces the policy the session decides with (the host's settings changed), keeping its
-    /// session and timed grants; a workspace or user grant the new policy no longer holds is dropped.
-    #[wasm_bindgen(js_name = setPolicy)]
-    pub fn set_policy(&self, spec: Ts<PolicySpec>, now: f64) -> Result<(), JsValue> {
+    /// Replaces the policy the session decides with (the host's settings changed) and re-checks
+    /// every grant against it: returns the grants dropped (a workspace or user grant the new policy
+    /// no longer holds; a whole-tool grant for a tool that can now be narrowed), each logged. When
+    /// one is a workspace or user grant, save `session.spec`.
+    #[wasm_bindgen(js_name = setPolicy, unchecked_return_type = "Grant[]")]
+    pub fn set_policy(&self, spec: Ts<PolicySpec>, now: f64) -> Result<JsValue, JsValue> {
+        let now = now_arg(now)?;
         let spec: PolicySpec = json_arg(&spec.js_value(), "spec")?;
-        self.inner.set_policy(spec, now_arg(now)?).map_err(session_error)
+        let dropped: Vec<Grant> = self.inner.set_policy(spec, now).map_err(session_error)?;
+        to_js(&dropped)
     }
 
     /// The log records kept, oldest first, and how many older ones were dropped.

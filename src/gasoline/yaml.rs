@@ -45,8 +45,17 @@ pub struct Invalid {
 const NOT_SUPPORTED: &str = "are not supported in an allowlist file";
 
 /// Reads the events of `text`, a leading byte order mark aside (yaml-rust2 would take it for text).
+///
+/// The whole text is read or nothing is: a control character is refused before the parser runs
+/// (yaml-rust2 takes a NUL for the end of the text, so a NUL after `allowed_tools:` would read as
+/// no list, which allows everything, while an editor shows the list after it), and the parser
+/// must end where the text does.
 pub fn read(text: &str) -> Result<Vec<(Event, Position)>, Invalid> {
     let src = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some((c, at)) = first_control_character(src) {
+        let message = format!("control character U+{:04X} is not allowed; only tab, line feed and carriage return are", u32::from(c));
+        return Err(Invalid { at, message });
+    }
     let mut parser = Parser::new_from_str(src).keep_tags(true);
     let mut events = Vec::new();
     // Where each open collection starts, so a bracket left open is reported where it opens, not at
@@ -61,6 +70,9 @@ pub fn read(text: &str) -> Result<Vec<(Event, Position)>, Invalid> {
         let at = Position::from(&mark);
         let refuse = |construct: &str| Ok((Event::Unsupported(format!("{construct} {NOT_SUPPORTED}")), at));
         let next: Result<(Event, Position), Invalid> = match event {
+            YamlEvent::StreamEnd if mark.index() < src.chars().count() => {
+                return Err(Invalid { at, message: "the parser stopped before the end of the text".into() })
+            }
             YamlEvent::StreamEnd => return Ok(events),
             YamlEvent::StreamStart | YamlEvent::DocumentEnd | YamlEvent::Nothing => continue,
             YamlEvent::DocumentStart => {
@@ -105,6 +117,24 @@ pub fn read(text: &str) -> Result<Vec<(Event, Position)>, Invalid> {
             return Ok(events);
         }
     }
+}
+
+/// The first character YAML does not allow in its text (a C0 or C1 control character other
+/// than tab, line feed and carriage return, or DEL), and where it is, counted as the parser
+/// counts: a line ends at a line feed, a carriage return and line feed, or a lone carriage return.
+fn first_control_character(src: &str) -> Option<(char, Position)> {
+    let (mut line, mut column) = (1, 1);
+    let mut chars = src.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => (line, column) = (line + 1, 1),
+            '\r' if chars.peek() != Some(&'\n') => (line, column) = (line + 1, 1),
+            '\r' | '\t' => column += 1,
+            c if c.is_control() => return Some((c, Position { line, column })),
+            _ => column += 1,
+        }
+    }
+    None
 }
 
 /// The parser's error. Where the parser only noticed the problem at the end of the text, it is

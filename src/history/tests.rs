@@ -23,7 +23,7 @@ fn session_log() -> String {
             "alwaysDeny": [{ "pattern": "^curl\\b" }] } } }],
         "defaultMode": "confirm"
     }));
-    let s = Session::new(policy, &SessionOptions::default());
+    let s = Session::new(policy, &SessionOptions::default()).unwrap();
     let answer = |call_id, allow| Answer { call_id, allow: Some(allow), scope: AnswerScope::Once, ..Answer::default() };
     s.decide(&terminal("ls -la"), 1).unwrap();
     for now in [2, 3] {

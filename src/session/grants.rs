@@ -6,8 +6,13 @@
 //! is never granted whole. Session and timed grants are layers of their own, named
 //! `grant:<id>`, after the policy's layers; workspace and user grants are changes to the
 //! workspace's or user's layer, which the host persists.
+//!
+//! A grant means what it meant when it was made only while the tool's input is read the same way:
+//! when a new policy describes the tool differently (an opaque tool becomes a command tool), a
+//! grant that no longer [fits](GrantRules::fits) is dropped, so "the whole tool" never comes to
+//! mean "every command".
 
-use crate::policy::{ChangeKey, LayerKind, LayerSpec, Outcome, PolicySpec, RuleSpec, SettingsChange, ToolRulesSpec};
+use crate::policy::{ChangeKey, InputKind, LayerKind, LayerSpec, Outcome, PolicySpec, RuleSpec, SettingsChange, ToolRulesSpec};
 use serde::{Deserialize, Serialize};
 
 /// The prefix of a grant's layer name: `grant:g1`.
@@ -39,7 +44,8 @@ pub enum Answerer {
     /// A person, at the prompt.
     #[default]
     User,
-    /// A hook the host runs.
+    /// A hook the host runs: it may refuse a call that asks, never allow it. In the approval
+    /// flow hooks come from (Cursor's), a hook's "allow" does not lift a prompt; only a person does.
     Hook,
     /// An automatic reviewer (an LLM judge): only where the decision allows it, and only once.
     Reviewer,
@@ -65,7 +71,27 @@ pub struct GrantRules {
     pub display: String,
 }
 
+/// Whether a tool whose input is read as `kind` is granted whole: no rule narrows an opaque input
+/// or a query, so the grant is the tool's default. Every other kind is granted as narrow rules.
+pub fn granted_whole(kind: InputKind) -> bool {
+    matches!(kind, InputKind::Opaque | InputKind::Query)
+}
+
 impl GrantRules {
+    /// Whether these rules are still a grant a prompt about the tool would offer, its input read
+    /// as `kind`: the whole tool only while no rule narrows that input, and rules only of the
+    /// kinds that narrow it (an MCP entry or a Gasoline pattern for an MCP call; a regular
+    /// expression or a prefix for the rest).
+    pub fn fits(&self, kind: InputKind) -> bool {
+        if self.whole_tool {
+            return granted_whole(kind);
+        }
+        self.rules.iter().all(|rule| match kind {
+            InputKind::McpCall => rule.mcp.is_some() || rule.tool_action.is_some(),
+            _ => rule.pattern.is_some() || rule.prefix.is_some(),
+        })
+    }
+
     /// The changes that write these rules into `layer`.
     pub fn changes(&self, layer: &str) -> Vec<SettingsChange> {
         if self.whole_tool {

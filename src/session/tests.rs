@@ -36,7 +36,36 @@ fn terminal(command: &str) -> Call {
 }
 
 fn session() -> Session {
-    Session::new(policy(), &SessionOptions::default())
+    Session::new(policy(), &SessionOptions::default()).unwrap()
+}
+
+/// Faults a test injects: the `n`th [`super::checkpoint`] a call passes fails.
+pub(super) mod faults {
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNTDOWN: Cell<Option<u32>> = const { Cell::new(None) };
+    }
+
+    /// Makes the checkpoint after `n` more pass fail (`None`: none does).
+    pub fn arm(n: Option<u32>) {
+        COUNTDOWN.with(|c| c.set(n));
+    }
+
+    /// Whether this checkpoint fails.
+    pub fn trip() -> bool {
+        COUNTDOWN.with(|c| match c.get() {
+            Some(0) => {
+                c.set(None);
+                true
+            }
+            Some(n) => {
+                c.set(Some(n - 1));
+                false
+            }
+            None => false,
+        })
+    }
 }
 
 fn scopes(decision: &SessionDecision) -> Vec<(bool, AnswerScope)> {
@@ -129,7 +158,8 @@ fn a_timed_grant_stops_at_its_time_by_the_hosts_clock() {
     // A duration of the answer's own, and none at all.
     let d = s.decide(&terminal("make"), 0).unwrap();
     let zero = Answer { duration_ms: Some(0), ..answer(d.call_id, AnswerScope::Timed) };
-    assert_eq!(s.answer(&zero, 0).unwrap_err(), SessionError::NoDuration);
+    let err = s.answer(&zero, 0).unwrap_err();
+    assert_eq!(err, SessionError::InvalidDuration { field: "durationMs", got: "0".into(), latest: MAX_SAFE });
     let five = Answer { duration_ms: Some(5 * 60_000), ..answer(d.call_id, AnswerScope::Timed) };
     assert_eq!(s.answer(&five, 100).unwrap().grant.and_then(|g| g.expires_at), Some(100 + 5 * 60_000));
 }
@@ -219,7 +249,7 @@ fn a_workspace_grant_is_not_offered_where_the_workspace_layer_is_untrusted() {
     if let Some(project) = untrusted.layers.iter_mut().find(|l| l.name == "project") {
         project.trusted = false;
     }
-    let s = Session::new(untrusted, &SessionOptions::default());
+    let s = Session::new(untrusted, &SessionOptions::default()).unwrap();
     let d = s.decide(&terminal("npm test"), 0).unwrap();
     assert!(!scopes(&d).contains(&(true, AnswerScope::Workspace)), "{:?}", scopes(&d));
     assert!(scopes(&d).contains(&(true, AnswerScope::User)));
@@ -236,7 +266,7 @@ fn tools_that_cannot_be_narrowed_are_granted_whole_and_mcp_calls_by_entry() {
     assert_eq!((again.decision.outcome, again.granted_by.len()), (Outcome::Allow, 1));
 
     let mcp = spec(json!({ "catalogue": "cursor", "layers": [{ "name": "user", "kind": "user" }], "defaultMode": "confirm" }));
-    let s = Session::new(mcp, &SessionOptions::default());
+    let s = Session::new(mcp, &SessionOptions::default()).unwrap();
     let call = Call { tool: "mcp".into(), inputs: vec!["github".into(), "create_issue".into()], hook: None };
     let d = s.decide(&call, 0).unwrap();
     let grant = d.options.get(1).and_then(|o| o.grant.clone()).unwrap();
@@ -267,7 +297,7 @@ fn only_reviewable_prompts_go_to_a_reviewer_and_a_reviewer_answers_once() {
 
 #[test]
 fn the_log_records_each_decision_and_answer_in_order_as_json_lines() {
-    let s = Session::new(policy(), &SessionOptions { name: Some("agent".into()), ..SessionOptions::default() });
+    let s = Session::new(policy(), &SessionOptions { name: Some("agent".into()), ..SessionOptions::default() }).unwrap();
     let d = s.decide(&terminal("npm test"), 100).unwrap();
     s.answer(&answer(d.call_id, AnswerScope::Session), 200).unwrap();
     s.decide(&terminal("npm test"), 300).unwrap();
@@ -309,7 +339,7 @@ fn the_log_records_each_decision_and_answer_in_order_as_json_lines() {
 
 #[test]
 fn the_log_keeps_its_newest_records_within_its_capacity() {
-    let s = Session::new(policy(), &SessionOptions { log_capacity: Some(3), ..SessionOptions::default() });
+    let s = Session::new(policy(), &SessionOptions { log_capacity: Some(3), ..SessionOptions::default() }).unwrap();
     for n in 0..5u64 {
         s.decide(&terminal("ls"), n).unwrap();
     }
@@ -385,7 +415,7 @@ fn a_child_never_allows_what_its_parent_would_not() {
     };
     let mut checked = 0;
     for round in 0..300 {
-        let parent = Session::new(random_spec(&mut next), &SessionOptions::default());
+        let parent = Session::new(random_spec(&mut next), &SessionOptions::default()).unwrap();
         let child_policy = (next(2) == 0).then(|| random_spec(&mut next));
         let child = parent.child(ChildOptions { policy: child_policy, inherit_grants: next(2) == 0, name: None }).unwrap();
         for step in 0..12u64 {
@@ -522,7 +552,7 @@ fn reading_a_secret_offers_no_lasting_grant_and_no_directory_covers_it() {
             "terminal": { "alwaysAllow": [{ "pattern": "^cat\\b" }] } } }],
         "defaultMode": "confirm"
     }));
-    let s = Session::new(spec.clone(), &SessionOptions::default());
+    let s = Session::new(spec.clone(), &SessionOptions::default()).unwrap();
     let read = |path: &str| Call { tool: "read_file".into(), inputs: vec![path.into()], hook: None };
     for call in [
         read("/home/u/.ssh/id_rsa"),
@@ -553,7 +583,7 @@ fn spec_with_rule(base: &PolicySpec, rule: serde_json::Value) -> PolicySpec {
 #[test]
 fn no_offer_names_a_home_directory_or_the_roots_children() {
     let spec = spec(json!({ "host": { "home": "/home/u" }, "defaultMode": "confirm" }));
-    let s = Session::new(spec.clone(), &SessionOptions::default());
+    let s = Session::new(spec.clone(), &SessionOptions::default()).unwrap();
     let policy = crate::policy::Policy::new(spec);
     for path in ["/home/u/notes.txt", "/etc/hosts", "/tmp/x", "/Users/u/x.txt", "C:\\Users\\u\\x.txt", "~/x.txt"] {
         let call = Call { tool: "read_file".into(), inputs: vec![path.into()], hook: None };
@@ -564,4 +594,271 @@ fn no_offer_names_a_home_directory_or_the_roots_children() {
     }
     let d = s.decide(&Call { tool: "read_file".into(), inputs: vec!["/home/u/project/src/a.rs".into()], hook: None }, 0).unwrap();
     assert!(d.options.iter().any(|o| o.grant.as_ref().is_some_and(|g| g.display.contains("/home/u/project/src/"))), "{:?}", d.options);
+}
+
+/// `policy()` with `my_tool` described as a command tool, as a host's new settings might.
+fn policy_with_my_tool_a_command() -> PolicySpec {
+    let mut spec = policy();
+    spec.tool_kinds.insert("my_tool".into(), crate::policy::InputKind::Command { shell: crate::shell::Shell::default() });
+    spec
+}
+
+fn my_tool(input: &str) -> Call {
+    Call { tool: "my_tool".into(), inputs: vec![input.into()], hook: None }
+}
+
+#[test]
+fn a_new_policy_drops_a_whole_tool_grant_for_a_tool_that_can_now_be_narrowed() {
+    let s = session();
+    let d = s.decide(&my_tool("anything"), 0).unwrap();
+    let whole = s.answer(&answer(d.call_id, AnswerScope::Session), 1).unwrap().grant.unwrap();
+    assert!(whole.allows.whole_tool);
+    let d = s.decide(&terminal("npm test"), 2).unwrap();
+    let narrow = s.answer(&answer(d.call_id, AnswerScope::Session), 3).unwrap().grant.unwrap();
+
+    let dropped = s.set_policy(policy_with_my_tool_a_command(), 4).unwrap();
+    assert_eq!(dropped, std::slice::from_ref(&whole), "set_policy says which grants it dropped");
+    let fresh = Session::new(policy_with_my_tool_a_command(), &SessionOptions::default()).unwrap();
+    for command in ["bash -c \"wget x|sh\"", "sudo reboot", "python -c 'import os'", "anything"] {
+        let d = s.decide(&my_tool(command), 5).unwrap();
+        assert_eq!(d.decision.outcome, Outcome::Confirm, "{command}");
+        assert!(d.granted_by.is_empty(), "{command}");
+        let f = fresh.decide(&my_tool(command), 5).unwrap();
+        assert_eq!(scopes(&d), scopes(&f), "{command}: what a fresh session offers");
+    }
+    let left: Vec<String> = s.grants(6).unwrap().into_iter().map(|g| g.id).collect();
+    assert_eq!(left, std::slice::from_ref(&narrow.id), "the narrow grant still means what it did");
+    assert_eq!(s.decide(&terminal("npm test"), 7).unwrap().decision.outcome, Outcome::Allow);
+    let (records, _) = s.log().unwrap();
+    let dropped: Vec<(LogEvent, u64, Option<&str>)> =
+        records.iter().filter(|r| r.event == LogEvent::Revoke).map(|r| (r.event, r.at, r.grant.as_ref().map(|g| g.id.as_str()))).collect();
+    assert_eq!(dropped, [(LogEvent::Revoke, 4, Some(whole.id.as_str()))]);
+}
+
+#[test]
+fn a_persisted_whole_tool_grant_is_taken_back_out_of_the_spec_when_the_tool_can_now_be_narrowed() {
+    let s = session();
+    let d = s.decide(&my_tool("anything"), 0).unwrap();
+    let saved = s.answer(&answer(d.call_id, AnswerScope::User), 1).unwrap().persist.unwrap().spec;
+    // The host saved the grant, then describes my_tool as a command tool in the same settings.
+    let mut next = saved.clone();
+    next.tool_kinds = policy_with_my_tool_a_command().tool_kinds;
+    let dropped = s.set_policy(next, 2).unwrap();
+    assert_eq!(dropped.iter().map(|g| (g.layer.as_deref(), g.allows.whole_tool)).collect::<Vec<_>>(), [(Some("user"), true)]);
+    assert!(s.grants(3).unwrap().is_empty());
+    assert_eq!(s.decide(&my_tool("sudo reboot"), 4).unwrap().decision.outcome, Outcome::Confirm);
+    let user = s.spec().unwrap().layers.into_iter().find(|l| l.name == "user").unwrap();
+    assert_eq!(user.tools.get("my_tool").and_then(|t| t.default_mode), None, "the session's spec no longer allows the whole tool");
+}
+
+#[test]
+fn a_new_policy_drops_rules_of_a_kind_that_no_longer_narrows_the_tool() {
+    let mcp = |kinds: serde_json::Value| {
+        spec(json!({ "catalogue": "cursor", "layers": [{ "name": "user", "kind": "user" }], "defaultMode": "confirm", "toolKinds": kinds }))
+    };
+    let s = Session::new(mcp(json!({})), &SessionOptions::default()).unwrap();
+    let call = Call { tool: "mcp".into(), inputs: vec!["github".into(), "create_issue".into()], hook: None };
+    let d = s.decide(&call, 0).unwrap();
+    let grant = s.answer(&answer(d.call_id, AnswerScope::Session), 1).unwrap().grant.unwrap();
+    assert_eq!(grant.allows.rules, vec![RuleSpec::mcp("github:create_issue")]);
+    assert!(s.set_policy(mcp(json!({})), 2).unwrap().is_empty(), "read the same way, the entry still fits");
+    let dropped = s.set_policy(mcp(json!({ "mcp": { "kind": "opaque" } })), 3).unwrap();
+    assert_eq!(dropped.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), [grant.id.as_str()], "an MCP entry narrows no opaque input");
+}
+
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// What a session keeps, to compare before and after a call.
+fn snapshot(s: &Session) -> String {
+    let state = s.state.borrow();
+    let pending: Vec<_> = state.pending.iter().map(|p| (p.call_id, &p.call, &p.options, &p.review)).collect();
+    format!(
+        "{:#?}",
+        (&state.grants, pending, &state.log, &state.base, state.next_call, state.next_grant, state.policy.spec(), state.timed_grant_ms)
+    )
+}
+
+#[test]
+fn a_timed_answer_whose_expiry_passes_two_to_the_53_changes_nothing() {
+    let s = session();
+    let now = 1_000;
+    let d = s.decide(&terminal("npm test"), now).unwrap();
+    let before = snapshot(&s);
+    for duration in [0, 100_000_000_000_000_000, MAX_SAFE, MAX_SAFE - now + 1, MAX_SAFE + 1, u64::MAX] {
+        let timed = Answer { duration_ms: Some(duration), ..answer(d.call_id, AnswerScope::Timed) };
+        let err = s.answer(&timed, now).unwrap_err();
+        assert_eq!(err, SessionError::InvalidDuration { field: "durationMs", got: duration.to_string(), latest: MAX_SAFE - now });
+        assert_eq!(snapshot(&s), before, "{duration}: nothing changed");
+    }
+    // The prompt is still there, and the latest expiry a session keeps is 2^53 - 1.
+    let longest = Answer { duration_ms: Some(MAX_SAFE - now), ..answer(d.call_id, AnswerScope::Timed) };
+    assert_eq!(s.answer(&longest, now).unwrap().grant.and_then(|g| g.expires_at), Some(MAX_SAFE));
+    // A time past 2^53 - 1 is refused by every method that takes one, and changes nothing.
+    let before = snapshot(&s);
+    for at in [MAX_SAFE + 1, u64::MAX] {
+        assert!(s.decide(&terminal("make"), at).is_err());
+        assert!(s.grants(at).is_err());
+        assert!(s.revoke("g1", at).is_err());
+        assert!(s.end(at).is_err());
+        assert!(s.set_policy(policy(), at).is_err());
+        assert_eq!(snapshot(&s), before, "{at}");
+    }
+}
+
+#[test]
+fn a_timed_grant_length_out_of_range_is_refused_when_the_session_is_made() {
+    for ms in [0, MAX_SAFE + 1, 100_000_000_000_000_000, u64::MAX] {
+        let options = SessionOptions { timed_grant_ms: Some(ms), ..SessionOptions::default() };
+        let err = Session::new(policy(), &options).unwrap_err();
+        assert_eq!(err, SessionError::InvalidDuration { field: "timedGrantMs", got: ms.to_string(), latest: MAX_SAFE });
+    }
+    // The longest is taken, and a prompt offers it only where it would end by 2^53 - 1.
+    let s = Session::new(policy(), &SessionOptions { timed_grant_ms: Some(MAX_SAFE), ..SessionOptions::default() }).unwrap();
+    assert!(scopes(&s.decide(&terminal("make"), 0).unwrap()).contains(&(true, AnswerScope::Timed)));
+    assert_eq!(
+        scopes(&s.decide(&terminal("make"), 1).unwrap()),
+        [
+            (true, AnswerScope::Once),
+            (true, AnswerScope::Session),
+            (true, AnswerScope::Workspace),
+            (true, AnswerScope::User),
+            (false, AnswerScope::Once)
+        ]
+    );
+}
+
+#[test]
+fn a_hook_never_lifts_a_prompt_nor_grants_and_may_refuse() {
+    use crate::cursor::ReviewOption;
+    use crate::policy::OptionKind;
+    let s = session();
+    let hook = |answer: Answer| Answer { by: Answerer::Hook, ..answer };
+    let protected = Call { tool: "edit_file".into(), inputs: vec![".git/config".into()], hook: None };
+    let admin = Call { tool: "admin_tool".into(), inputs: vec![], hook: None };
+    for call in [terminal("npm test"), terminal("git push origin main"), protected, admin, my_tool("x")] {
+        let d = s.decide(&call, 0).unwrap();
+        assert_eq!(d.decision.outcome, Outcome::Confirm, "{call:?}");
+        let before = snapshot(&s);
+        let mut allowing: Vec<Answer> =
+            EVERY_SCOPE.iter().filter(|(allow, _)| *allow).map(|&(_, scope)| answer(d.call_id, scope)).collect();
+        allowing.push(Answer { call_id: d.call_id, review: Some(ReviewOption::Run), ..Answer::default() });
+        allowing.push(Answer { call_id: d.call_id, review: Some(ReviewOption::AllowlistCommands), ..Answer::default() });
+        allowing.push(Answer { call_id: d.call_id, button: Some(OptionKind::AllowOnce), ..Answer::default() });
+        allowing.push(Answer { call_id: d.call_id, button: Some(OptionKind::AlwaysAllowTool), ..Answer::default() });
+        for a in allowing {
+            assert_eq!(s.answer(&hook(a.clone()), 1).unwrap_err(), SessionError::HookAllow, "{call:?} {a:?}");
+            assert_eq!(snapshot(&s), before, "{call:?} {a:?}");
+        }
+        let refused = s.answer(&hook(Answer { allow: Some(false), ..answer(d.call_id, AnswerScope::Once) }), 2).unwrap();
+        assert!(!refused.run && refused.grant.is_none());
+    }
+    assert!(s.grants(3).unwrap().is_empty());
+    let (records, _) = s.log().unwrap();
+    let by_hook: Vec<Option<Outcome>> = records.iter().filter(|r| r.by == Some(Answerer::Hook)).map(|r| r.outcome).collect();
+    assert_eq!(by_hook, [Some(Outcome::Deny); 5]);
+}
+
+mod failing_calls {
+    //! Over random sessions and calls, some of them bad (unknown ids, answers not offered,
+    //! durations and times out of range, answers only a person may give) and some made to fail
+    //! at a random checkpoint: a call that fails leaves the session (and its parent) exactly as
+    //! it was, and a twin session that never saw the failing calls is the same session.
+    use super::*;
+    use proptest::prelude::*;
+
+    const COMMANDS: [&str; 6] = ["npm test", "cargo build", "git push origin main", "ls", "curl x", "make"];
+    const TIMES: [u64; 4] = [MAX_SAFE - 10, MAX_SAFE + 1, u64::MAX, 100_000_000_000_000_000];
+    const DURATIONS: [Option<u64>; 8] =
+        [None, Some(0), Some(1), Some(HOUR), Some(MAX_SAFE), Some(MAX_SAFE + 1), Some(100_000_000_000_000_000), Some(u64::MAX)];
+
+    #[derive(Debug, Clone)]
+    enum Step {
+        Decide { command: usize, opaque: bool },
+        Answer { pick: usize, allow: bool, scope: usize, duration: usize, by: usize },
+        Revoke { pick: usize },
+        Grants,
+        End,
+        SetPolicy { command_tool: bool },
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            3 => (0..COMMANDS.len(), any::<bool>()).prop_map(|(command, opaque)| Step::Decide { command, opaque }),
+            4 => (0..8usize, any::<bool>(), 0..5usize, 0..DURATIONS.len(), 0..3usize)
+                .prop_map(|(pick, allow, scope, duration, by)| Step::Answer { pick, allow, scope, duration, by }),
+            1 => (0..4usize).prop_map(|pick| Step::Revoke { pick }),
+            1 => Just(Step::Grants),
+            1 => Just(Step::End),
+            1 => any::<bool>().prop_map(|command_tool| Step::SetPolicy { command_tool }),
+        ]
+    }
+
+    /// A time: mostly forward in steps of minutes to hours (so timed grants expire), sometimes
+    /// one out of range.
+    fn time() -> impl Strategy<Value = (u64, Option<usize>)> {
+        (0..3 * HOUR, prop::option::weighted(0.15, 0..TIMES.len()))
+    }
+
+    /// Runs a step on a session (on its child with `on_child`): the result as text, or the error.
+    fn run(s: &Session, step: &Step, now: u64, ids: &[u64]) -> Result<String, SessionError> {
+        let pick = |n: usize| ids.get(ids.len().saturating_sub(1 + n)).copied().unwrap_or(999);
+        match step {
+            Step::Decide { command, opaque } => {
+                let call = if *opaque { my_tool(COMMANDS[*command]) } else { terminal(COMMANDS[*command]) };
+                s.decide(&call, now).map(|d| format!("{d:?}"))
+            }
+            Step::Answer { pick: n, allow, scope, duration, by } => {
+                let scope =
+                    [AnswerScope::Once, AnswerScope::Session, AnswerScope::Timed, AnswerScope::Workspace, AnswerScope::User][*scope];
+                let by = [Answerer::User, Answerer::Hook, Answerer::Reviewer][*by];
+                let a =
+                    Answer { call_id: pick(*n), allow: Some(*allow), scope, duration_ms: DURATIONS[*duration], by, ..Answer::default() };
+                s.answer(&a, now).map(|o| format!("{o:?}"))
+            }
+            Step::Revoke { pick } => s.revoke(&format!("g{}", pick + 1), now).map(|p| format!("{p:?}")),
+            Step::Grants => s.grants(now).map(|g| format!("{g:?}")),
+            Step::End => s.end(now).map(|()| String::new()),
+            Step::SetPolicy { command_tool } => {
+                let spec = if *command_tool { policy_with_my_tool_a_command() } else { policy() };
+                s.set_policy(spec, now).map(|r| format!("{r:?}"))
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+        #[test]
+        fn a_call_that_fails_leaves_the_session_as_it_was(
+            steps in proptest::collection::vec((step(), time(), any::<bool>(), prop::option::weighted(0.3, 0..5u32)), 1..40),
+        ) {
+            let options = SessionOptions { timed_grant_ms: Some(HOUR / 2), log_capacity: Some(50), ..SessionOptions::default() };
+            let (a, b) = (Session::new(policy(), &options).unwrap(), Session::new(policy(), &options).unwrap());
+            let (a_child, b_child) = (a.child(ChildOptions::default()).unwrap(), b.child(ChildOptions::default()).unwrap());
+            let (mut ids, mut child_ids) = (Vec::new(), Vec::new());
+            let mut clock = 0u64;
+            for (n, (step, (forward, out_of_range), on_child, fault)) in steps.iter().enumerate() {
+                clock += forward;
+                let now = out_of_range.map_or(clock, |i| TIMES[i]);
+                let (on_a, on_b, known) = if *on_child { (&a_child, &b_child, &mut child_ids) } else { (&a, &b, &mut ids) };
+                let before = (snapshot(&a), snapshot(&a_child));
+                faults::arm(*fault);
+                let result = run(on_a, step, now, known);
+                faults::arm(None);
+                match result {
+                    Err(e) => {
+                        prop_assert_eq!(&(snapshot(&a), snapshot(&a_child)), &before, "step {} {:?} at {} (fault {:?}) failed ({}) and changed the session", n, step, now, fault, e);
+                    }
+                    Ok(result) => {
+                        let twin = run(on_b, step, now, known);
+                        prop_assert_eq!(twin.as_ref(), Ok(&result), "step {} {:?} at {}", n, step, now);
+                        if let Step::Decide { .. } = step {
+                            known.push(on_a.log().map(|(r, _)| r.last().and_then(|r| r.call_id).unwrap_or(0)).unwrap_or(0));
+                        }
+                    }
+                }
+                prop_assert_eq!(snapshot(&a), snapshot(&b), "step {} {:?}: the twin differs", n, step);
+                prop_assert_eq!(snapshot(&a_child), snapshot(&b_child), "step {} {:?}: the twin's child differs", n, step);
+            }
+        }
+    }
 }

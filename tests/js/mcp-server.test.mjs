@@ -3,7 +3,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +44,8 @@ async function waitFor(what, probe) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts the example server on `yaml` (in a fresh directory) and connects the SDK's client. */
 async function startServer(yaml) {
@@ -211,6 +215,129 @@ test('a broken edit keeps the previous list in force and logs the error with fil
 
   writeFileSync(s.file, 'allowed_tools: ["*"]\n');
   await waitFor('the fixed file to be loaded', async () => allowed(await s.call('interact', { action: 'execute_js' })));
+});
+
+test('rewriting the file in place never opens the server: a caller polling during the rewrites is never allowed', async () => {
+  const s = await startServer(exampleAllowlist);
+  const narrower = 'allowed_tools:\n  - "observe.*"\n  - "interact.navigate"\n';
+  // Each rewrite leaves the file, for longer than the guard's 100 ms debounce, as a writer can:
+  // empty, stopped after the key, a NUL before a good list, a symlink to /dev/null.
+  const linger = 300;
+  const rewrites = {
+    'truncate, then write (as `>` does)': async (text) => {
+      const fd = openSync(s.file, 'w');
+      await sleep(linger);
+      writeSync(fd, text);
+      closeSync(fd);
+    },
+    'a file that stops after the key': async (text) => {
+      const key = text.indexOf('allowed_tools:\n') + 'allowed_tools:\n'.length;
+      const fd = openSync(s.file, 'w');
+      writeSync(fd, text.slice(0, key));
+      await sleep(linger);
+      writeSync(fd, text.slice(key));
+      closeSync(fd);
+    },
+    'a NUL before a good list': async (text) => {
+      writeFileSync(s.file, `\0${text}`);
+      await sleep(linger);
+      writeFileSync(s.file, text);
+    },
+    'a symlink to /dev/null': async (text) => {
+      rmSync(s.file);
+      symlinkSync('/dev/null', s.file);
+      await sleep(linger);
+      rmSync(s.file);
+      writeFileSync(s.file, text);
+    },
+  };
+  let calls = 0;
+  const allowedDuring = [];
+  let current = 'start';
+  let polling = true;
+  const caller = (async () => {
+    while (polling) {
+      const result = await s.call('interact', { action: 'execute_js' });
+      calls++;
+      if (allowed(result)) allowedDuring.push(current);
+      await sleep(5);
+    }
+  })();
+  const reloads = () => s.lines().filter((l) => /^Allowlist reloaded, \d+ tools\/actions permitted$/.test(l)).length;
+  let text = exampleAllowlist;
+  for (let round = 0; round < 2; round++) {
+    for (const [name, rewrite] of Object.entries(rewrites)) {
+      current = name;
+      text = text === exampleAllowlist ? narrower : exampleAllowlist;
+      const before = reloads();
+      await rewrite(text);
+      await waitFor(`the rewritten list to be reloaded after ${name}`, () => reloads() > before);
+    }
+  }
+  polling = false;
+  await caller;
+  assert.deepEqual(allowedDuring, [], `interact.execute_js was allowed in ${allowedDuring.length} of ${calls} calls during the rewrites`);
+  assert.ok(calls >= 100, `only ${calls} calls`);
+  const refused = s.lines().filter((l) => l.startsWith(`Allowlist reload failed, keeping the previous list: ${s.file}:1:`));
+  assert.ok(refused.some((l) => /the text has no list/.test(l)), refused.join('\n'));
+  assert.ok(refused.some((l) => /:1:1: invalid YAML: control character U\+0000 is not allowed/.test(l)), refused.join('\n'));
+});
+
+test('permitting everything takes a file that says `allowed_tools: []` and holds still', async () => {
+  const { guardServer } = require('toolgate/mcp-server');
+  const dir = tempDir();
+  const file = join(dir, 'allowlist.yaml');
+  writeFileSync(file, exampleAllowlist);
+  const logged = [];
+  let onLog = () => {};
+  const guard = guardServer(new McpServer({ name: 't', version: '1' }), {
+    allowlistFile: file, debounceMs: 50, log: (message, level) => { logged.push([level, message]); onLog(message); },
+  });
+  cleanups.push(() => guard.close());
+  const logs = (pattern) => logged.filter(([, m]) => pattern.test(m));
+  const opened = () => guard.check('interact', { action: 'execute_js' }) === null;
+
+  // A reload by hand: no list is an error naming the file, line and column; the list stays.
+  for (const [text, at] of [['', '1:1'], ['# cleared\nallowed_tools:\n', '2:1'], ['allowed_tools: ~\n', '1:1']]) {
+    writeFileSync(file, text);
+    assert.equal(guard.reload(), false, JSON.stringify(text));
+    assert.match(logged.at(-1)[1], new RegExp(`^Allowlist reload failed, keeping the previous list: ${file}:${at}: the text has no list`));
+    assert.equal(logged.at(-1)[0], 'error');
+    assert.equal(opened(), false, JSON.stringify(text));
+    assert.equal(guard.serverConfig().allowlist.count, 4);
+  }
+
+  // Watched: a file that says everything only on its way to something else never opens the server.
+  // The rest of the file is written the moment the guard has read `[]` (as it logs).
+  writeFileSync(file, exampleAllowlist);
+  await sleep(200);
+  let openedOnce = false;
+  const watching = setInterval(() => { openedOnce ||= opened(); }, 2);
+  onLog = (message) => {
+    if (!/reads as permitting every tool\/action|all tools\/actions are permitted/.test(message)) return;
+    onLog = () => {};
+    openedOnce ||= opened();
+    appendFileSync(file, 'allowed_tools: ["observe.*"]\n');
+  };
+  writeFileSync(file, 'allowed_tools: []\n');
+  await waitFor('the duplicate key to be reported', () => logs(/:2:1: `allowed_tools` appears twice/).length > 0);
+  await sleep(150);
+  clearInterval(watching);
+  assert.equal(openedOnce, false, 'interact.execute_js was allowed while the file said `[]` for a moment');
+  assert.equal(guard.serverConfig().allowlist.count, 4);
+
+  // Said so and left so, the empty list is in force, logged as a warning.
+  writeFileSync(file, 'allowed_tools: []\n');
+  await waitFor('the empty list to be in force', () => opened());
+  const notBlocked = logged.filter(([, m]) => !m.startsWith('Allowlist blocked'));
+  assert.deepEqual(notBlocked.slice(-2), [
+    ['warn', `Allowlist: ${file} now reads as permitting every tool/action; it applies only if it reads the same in 50 ms`],
+    ['warn', 'Allowlist reloaded, the list is empty: all tools/actions are permitted'],
+  ]);
+  assert.equal(guard.serverConfig().allowlist.enabled, false);
+  // And back: from no list, any list applies at once.
+  writeFileSync(file, exampleAllowlist);
+  await waitFor('the list to be back', () => !opened());
 });
 
 test('a broken file at start stops the server with file, line and column', async () => {

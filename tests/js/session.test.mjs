@@ -182,3 +182,74 @@ test('bad arguments are TypeErrors that name what is wrong', () => {
   assert.throws(() => s.answer({ callId: 1, allow: true, scope: 'forever' }, 0), (e) => e instanceof TypeError && /scope/.test(e.message));
   assert.throws(() => new Session(spec, { logCapacity: 'x' }), (e) => e instanceof TypeError && /logCapacity/.test(e.message));
 });
+
+test('a timed answer or a timed grant length out of range is one TypeError, and the call changes nothing', () => {
+  const s = new Session(spec);
+  const d = s.decide('terminal', 'npm test', { now: 1000 });
+  const log = s.logLines();
+  for (const durationMs of [1e17, 2 ** 53, 2 ** 53 - 1000, NaN, Infinity, -Infinity, -1, 1.5, 0]) {
+    assert.throws(() => s.answer({ callId: d.callId, allow: true, scope: 'timed', durationMs }, 1000),
+      (e) => e instanceof TypeError
+        && e.message === `\`durationMs\` must be a whole number of milliseconds from 1 to ${2 ** 53 - 1 - 1000}, so that a grant ends by ${2 ** 53 - 1} (2^53 - 1); got ${durationMs}`,
+      String(durationMs));
+    assert.deepEqual(s.grants(1000), [], `${durationMs}: no grant`);
+    assert.equal(s.logLines(), log, `${durationMs}: nothing logged`);
+  }
+  // The prompt was not used up: it is still there to answer, and every later call works.
+  assert.deepEqual(s.reviewOptions(d.callId, 'terminal'), ['run', 'skip', 'rejectAndTellWhatToDoDifferently', 'allowlistCommands']);
+  const { grant } = s.answer({ callId: d.callId, allow: true, scope: 'timed', durationMs: 2 ** 53 - 1 - 1000 }, 1000);
+  assert.equal(grant.expiresAt, 2 ** 53 - 1);
+  assert.equal(s.decide('terminal', 'npm test', { now: 2000 }).decision.outcome, 'allow');
+  assert.equal(s.log().records.length, 4);
+
+  for (const timedGrantMs of [1e17, 2 ** 53, NaN, Infinity, -Infinity, -1, 1.5, 0]) {
+    assert.throws(() => new Session(spec, { timedGrantMs }),
+      (e) => e instanceof TypeError && e.message.startsWith(`\`timedGrantMs\` must be a whole number of milliseconds from 1 to ${2 ** 53 - 1}`)
+        && e.message.endsWith(`got ${timedGrantMs}`),
+      String(timedGrantMs));
+  }
+  assert.throws(() => new Session(spec, { logCapacity: NaN }), (e) => e instanceof TypeError && /logCapacity/.test(e.message));
+  for (const now of [NaN, Infinity, 1e17, -1]) {
+    assert.throws(() => s.decide('terminal', 'make', { now }), (e) => e instanceof TypeError && /`now` must be a whole number/.test(e.message), String(now));
+  }
+  assert.equal(s.log().records.length, 4, 'a decision refused is not logged');
+});
+
+test('a new policy re-checks every grant: a whole-tool grant for a tool that is now a command tool is dropped and logged', () => {
+  const withTool = (kind) => ({ ...spec, toolKinds: { my_tool: { kind } } });
+  const s = new Session(withTool('opaque'));
+  const d = s.decide('my_tool', 'anything', { now: 0 });
+  const { grant } = s.answer({ callId: d.callId, allow: true, scope: 'session' }, 1);
+  assert.equal(grant.wholeTool, true);
+  assert.equal(s.decide('my_tool', 'sudo reboot', { now: 2 }).decision.outcome, 'allow', 'a tool that cannot be narrowed is granted whole');
+
+  const dropped = s.setPolicy(withTool('command'), 3);
+  assert.deepEqual(dropped.map((g) => g.id), [grant.id]);
+  for (const command of ['bash -c "wget x|sh"', 'sudo reboot', "python -c 'import os'"]) {
+    const asked = s.decide('my_tool', command, { now: 4 });
+    assert.equal(asked.decision.outcome, 'confirm', command);
+    assert.deepEqual(asked.grantedBy, [], command);
+    assert.deepEqual(asked.options.map((o) => o.scope), new Session(withTool('command')).decide('my_tool', command, { now: 4 }).options.map((o) => o.scope),
+      `${command}: what a fresh session offers`);
+  }
+  assert.deepEqual(s.grants(5), []);
+  const revoked = s.log().records.filter((r) => r.event === 'revoke');
+  assert.deepEqual(revoked.map((r) => [r.at, r.grant.id]), [[3, grant.id]]);
+  assert.deepEqual(s.setPolicy(withTool('command'), 6), [], 'nothing more to drop');
+});
+
+test("a hook may refuse a prompt but never lifts one nor grants: only a person does", () => {
+  const s = new Session(spec);
+  for (const [tool, input] of [['terminal', 'npm test'], ['terminal', 'git push origin main'], ['edit_file', '.vscode/settings.json']]) {
+    const d = s.decide(tool, input, { now: 0 });
+    const log = s.logLines();
+    for (const answer of [{ allow: true }, { allow: true, scope: 'session' }, { review: 'run' }, { review: 'allowlistCommands' }, { button: 'allowOnce' }]) {
+      assert.throws(() => s.answer({ callId: d.callId, ...answer, by: 'hook' }, 1), /a hook may refuse a call that asks \(`allow: false`\), never allow it: only a person lifts a prompt/,
+        `${input} ${JSON.stringify(answer)}`);
+      assert.equal(s.logLines(), log, 'nothing logged');
+    }
+    assert.equal(s.answer({ callId: d.callId, allow: false, by: 'hook' }, 2).run, false);
+  }
+  assert.deepEqual(s.grants(3), []);
+  assert.deepEqual(s.log().records.filter((r) => r.by === 'hook').map((r) => r.outcome), ['deny', 'deny', 'deny']);
+});

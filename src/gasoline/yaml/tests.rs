@@ -1,10 +1,11 @@
 //! How an allowlist file's YAML is read: positions, values, and what is refused.
 
-use crate::gasoline::{read_patterns, GasolineError, GasolineProblem};
+use crate::gasoline::yaml::Position;
+use crate::gasoline::{read_patterns, GasolineError, GasolineProblem, Listing};
 
 fn list(text: &str) -> Vec<(String, (usize, usize))> {
     let read = read_patterns(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-    let list = read.unwrap_or_else(|| panic!("{text:?} has no list"));
+    let Listing::Written(list) = read else { panic!("{text:?} has no list") };
     list.into_iter().map(|(p, at)| (p, (at.line, at.column))).collect()
 }
 
@@ -59,14 +60,19 @@ fn a_value_over_several_lines_reads_as_yaml_folds_it() {
 }
 
 #[test]
-fn an_empty_text_or_value_is_no_list_or_an_empty_one() {
-    for text in ["", "\n# c\n", "~", "null", "---\n", "--- # c\n...\n", "''", "# c\n~ # c\n"] {
-        assert_eq!(read_patterns(text), Ok(None), "{text:?}");
+fn an_empty_text_or_value_is_no_list_and_only_brackets_are_an_empty_one() {
+    for text in ["", "\n# c\n", "~", "null", "''", "{}"] {
+        assert_eq!(read_patterns(text), Ok(Listing::Absent(Position { line: 1, column: 1 })), "{text:?}");
     }
-    for text in
-        ["allowed_tools:", "allowed_tools: ~", "allowed_tools: null", "allowed_tools: []", "allowed_tools: # c\n", "{allowed_tools}"]
-    {
-        assert_eq!(read_patterns(text), Ok(Some(Vec::new())), "{text:?}");
+    for text in ["# c\n~ # c\n", "---\n", "--- # c\n...\n"] {
+        assert_eq!(read_patterns(text), Ok(Listing::Absent(Position { line: 2, column: 1 })), "{text:?}");
+    }
+    for text in ["allowed_tools:", "allowed_tools: ~", "allowed_tools: null", "allowed_tools: # c\n", "{allowed_tools}"] {
+        let at = Position { line: 1, column: if text.starts_with('{') { 2 } else { 1 } };
+        assert_eq!(read_patterns(text), Ok(Listing::Absent(at)), "{text:?}: a key without a value is no list");
+    }
+    for text in ["allowed_tools: []", "allowed_tools: [ ] # c\n", "{\"allowed_tools\": []}", "allowed_tools:\n  []\n"] {
+        assert_eq!(read_patterns(text), Ok(Listing::Written(Vec::new())), "{text:?}");
     }
 }
 
@@ -167,4 +173,31 @@ fn deep_nesting_and_large_texts_are_bounded() {
     for long in [format!("allowed_tools: [{items}]"), format!("{{\"allowed_tools\": [{items}]}}")] {
         assert_eq!(list(&long).len(), 3000);
     }
+}
+
+#[test]
+fn control_characters_are_refused_where_they_are_and_never_end_the_text() {
+    for (text, at, code) in [
+        // A NUL right after the key: a reader that stopped there would see no list and allow everything.
+        ("allowed_tools:\0\n  - \"observe.*\"\n", (1, 15), 0x00),
+        ("\0allowed_tools:\n  - observe.*\n", (1, 1), 0x00),
+        // A NUL later: what follows it (an entry, a duplicate key, broken YAML) is still read.
+        ("allowed_tools:\n  - observe.*\n\0\n  - interact.*\n", (3, 1), 0x00),
+        ("allowed_tools: [a.b]\0\nallowed_tools: [c.d]\n", (1, 21), 0x00),
+        ("allowed_tools:\n  - \"a.b\0\n  - [unclosed\n", (2, 9), 0x00),
+        ("allowed_tools: [a.b]\n# a bell \u{7}\n", (2, 10), 0x07),
+        ("allowed_tools:\r\n  - a.b\u{1b}[0m\r\n", (2, 8), 0x1b),
+        ("allowed_tools:\r  - 'a\u{7f}.b'\r", (2, 7), 0x7f),
+        ("allowed_tools: [\"a.b\u{85}\"]", (1, 21), 0x85),
+        ("allowed_tools:\n\t- a.b\u{9b}\n", (2, 7), 0x9b),
+    ] {
+        let e = error(text);
+        assert_eq!((e.code, e.line, e.column), (GasolineProblem::InvalidYaml, at.0, at.1), "{text:?}: {e}");
+        let expected = format!("invalid YAML: control character U+{code:04X} is not allowed; only tab, line feed and carriage return are");
+        assert_eq!(e.message, expected, "{text:?}");
+    }
+    // Tab, line feed and carriage return are the text's own, and an escaped `\0` is a value's
+    // (which then fails the pattern check, not the reader).
+    assert_eq!(list("allowed_tools:\r\n  - a.b\t# c\r\n"), items(&[("a.b", (2, 5))]));
+    assert_eq!(list("allowed_tools: [\"a\\0b\"]"), items(&[("a\0b", (1, 17))]));
 }
