@@ -55,6 +55,7 @@ pub mod roo;
 pub mod session;
 pub mod settings;
 pub mod shell;
+pub mod visible;
 // The wasm build's allocator front (bindings); tested natively.
 #[cfg(any(target_arch = "wasm32", test))]
 mod small_blocks;

@@ -73,11 +73,14 @@ pub enum LintCode {
     ExampleDidNotMatch,
     /// A `notMatch` example is decided by its rule.
     NotMatchExampleMatched,
+    /// The rule holds characters a person cannot see or that reorder what is shown (controls,
+    /// bidirectional overrides, zero-width characters): what it reads as is not what it matches.
+    HiddenCharacters,
 }
 
 impl LintCode {
     /// Every code.
-    pub const ALL: [LintCode; 14] = [
+    pub const ALL: [LintCode; 15] = [
         LintCode::InvalidPattern,
         LintCode::UnsupportedRegexFeature,
         LintCode::DuplicateRule,
@@ -92,6 +95,7 @@ impl LintCode {
         LintCode::CoveredAllow,
         LintCode::ExampleDidNotMatch,
         LintCode::NotMatchExampleMatched,
+        LintCode::HiddenCharacters,
     ];
 
     /// The code as programs match on it (its JSON spelling).
@@ -111,6 +115,7 @@ impl LintCode {
             LintCode::CoveredAllow => "coveredAllow",
             LintCode::ExampleDidNotMatch => "exampleDidNotMatch",
             LintCode::NotMatchExampleMatched => "notMatchExampleMatched",
+            LintCode::HiddenCharacters => "hiddenCharacters",
         }
     }
 
@@ -208,6 +213,8 @@ impl Place<'_> {
     }
 
     fn finding(&self, code: LintCode, message: String) -> Finding {
+        // What a finding quotes is shown to a person as written out (see `crate::visible`).
+        let message = crate::visible::visible(&message).into_owned();
         Finding { code, severity: code.severity(), message, path: self.path(), column: None, related: None, input: None }
     }
 
@@ -275,6 +282,17 @@ fn rule_place(spec: &PolicySpec, rule: &RuleRef) -> Option<String> {
 
 fn lint_rule(policy: &Policy, place: &Place<'_>, findings: &mut Vec<Finding>) {
     let rule = place.rule;
+    let hidden = crate::visible::hidden_in(rule.text());
+    if !hidden.is_empty() {
+        findings.push(place.finding(
+            LintCode::HiddenCharacters,
+            format!(
+                "\"{}\" holds {}, which a person cannot see or which reorder what is shown: the rule does not read as what it matches",
+                crate::visible::visible(rule.text()),
+                hidden.join(", ")
+            ),
+        ));
+    }
     let pattern = rule.pattern.as_deref().filter(|_| rules::MatcherKind::of(rule) == rules::MatcherKind::Regex);
     if let Some(pattern) = pattern {
         if let Some(finding) = unsupported_feature(place, pattern) {

@@ -532,7 +532,7 @@ impl State {
             tool: call.tool.clone(),
             rules: Vec::new(),
             whole_tool: true,
-            display: format!("`{}`", call.tool),
+            display: format!("`{}`", crate::visible::visible(&call.tool)),
         })
     }
 
@@ -585,6 +585,7 @@ impl State {
     }
 
     fn label(&self, scope: AnswerScope, display: &str) -> String {
+        let display = crate::visible::visible(display);
         match scope {
             AnswerScope::Once => "Allow once".into(),
             AnswerScope::Session => format!("Allow {display} for this session"),

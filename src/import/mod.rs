@@ -305,19 +305,36 @@ pub fn import(format: PeerFormat, sources: &[ImportSource], context: &ImportCont
             host.home.clone_from(&context.home);
         }
     }
+    for entry in &mut result.report {
+        show_written_out(&mut entry.why);
+    }
     Ok(result)
+}
+
+/// A report's words for a person quote rules as written: any character they hide is written out
+/// (see [`crate::visible`]).
+fn show_written_out(why: &mut Option<String>) {
+    if let Some(text) = why.as_mut() {
+        if crate::visible::has_hidden(text) {
+            *text = crate::visible::visible(text).into_owned();
+        }
+    }
 }
 
 /// Writes a policy in one format.
 pub fn export(format: PeerFormat, policy: &PolicySpec, context: &ImportContext) -> ExportResult {
-    match format {
+    let mut result = match format {
         PeerFormat::ClaudeCode => claude::export(policy, context),
         PeerFormat::Codex => codex::export(policy),
         PeerFormat::Vscode => vscode::export(policy),
         PeerFormat::CursorCli => cursor::export(policy, context),
         PeerFormat::CursorEditor => cursor::editor::export(policy),
         PeerFormat::GeminiCli => gemini::export(policy),
+    };
+    for entry in &mut result.report {
+        show_written_out(&mut entry.why);
     }
+    result
 }
 
 /// Builds the layers of an import: one per scope, highest authority first, rules appended as

@@ -235,7 +235,8 @@ fn codes_and_severities_serialise_as_stable_names() {
             "denyEscapes",
             "coveredAllow",
             "exampleDidNotMatch",
-            "notMatchExampleMatched"
+            "notMatchExampleMatched",
+            "hiddenCharacters"
         ]
     );
     let f = only(allow(&[r"git\s+status"]), LintCode::UnanchoredAllow);
@@ -272,7 +273,8 @@ fn every_code_is_triggered() {
             { "pattern": "(" }, { "pattern": r"^a(?=b)" }, { "pattern": r"^ls\b" }, { "pattern": r"^ls\b" },
             { "pattern": r"^git\s+push\s+origin\b" }, { "pattern": r"^ls && pwd$" }, { "pattern": r"^echo 'x'$" },
             { "pattern": r"^ls\s{2,}x" }, { "pattern": r"pwd" }, { "pattern": r"^kubectl\b" }, { "pattern": r"^sudo\b" }, { "glob": "ls" },
-            { "pattern": r"^cat\b", "examples": { "match": ["head x"], "notMatch": ["cat x"] } }
+            { "pattern": r"^cat\b", "examples": { "match": ["head x"], "notMatch": ["cat x"] } },
+            { "pattern": "^npm test$|(?x)#\u{202E}\n.*" }
         ]
     }));
     let found: std::collections::HashSet<LintCode> = lint(spec).findings.into_iter().map(|f| f.code).collect();

@@ -578,6 +578,11 @@ impl Policy {
             Message::Text(text) => text,
             Message::Standard => explain_reason(reason, tool, &hit, &items),
         };
+        // What the message quotes from the call or the rules is shown as written out.
+        let message = match crate::visible::visible(&message) {
+            std::borrow::Cow::Borrowed(_) => message,
+            std::borrow::Cow::Owned(shown) => shown,
+        };
         // No allow rule could lift a hook's question or a protected path: nothing to suggest.
         let suggestions = if explain == Explain::Full
             && allow_tried

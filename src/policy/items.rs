@@ -234,6 +234,12 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
         InputKind::Command { shell } => {
             items.shell = Some(shell);
             for input in inputs {
+                // A line that hides characters (even in a comment) is not vouched for: what a
+                // person reads of it is not what runs.
+                if items.cannot_vouch.is_none() && input.chars().any(|c| crate::visible::hidden(c) && !matches!(c, '\t' | '\n')) {
+                    let names = crate::visible::hidden_in(input).join(", ");
+                    items.cannot_vouch = Some(format!("the line holds {names}, which a person cannot see or which reorder what is shown"));
+                }
                 let analysis = crate::shell::analyze_in(shell, input);
                 if items.list.is_empty() {
                     // The usual single line: its items in one exact allocation, not a reserve.
@@ -307,5 +313,24 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
         InputKind::Query => items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Query))),
         InputKind::Opaque => items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Input))),
     }
+    flag_hidden_characters(&mut items.list);
     items
+}
+
+/// An item holding characters a person cannot see, or that reorder what is shown, gets a hazard:
+/// no allow rule covers what a person could not have read as it runs.
+/// (An MCP or Gasoline call is matched by exact names, which a rule has to spell out character by
+/// character; its names are written out wherever they are shown.)
+fn flag_hidden_characters(list: &mut [ItemVerdict]) {
+    for item in list.iter_mut().filter(|i| i.kind != ItemKind::Call) {
+        if !crate::visible::has_hidden(&item.text) {
+            continue;
+        }
+        let names = crate::visible::hidden_in(&item.text).join(", ");
+        item.hazards.push(Hazard::new(
+            HazardKind::HiddenCharacters,
+            &names,
+            "holds characters a person cannot see or that reorder what is shown, so what is read is not what runs",
+        ));
+    }
 }

@@ -220,8 +220,13 @@ pub(crate) fn too_broad_dir(_dir: &str, _home: Option<&str>) -> bool {
 
 impl Policy {
     /// Drops what no prompt may offer: a directory that holds far more than the person approved.
+    /// What is shown of each is written out where it hides characters (see [`crate::visible`]).
     fn offerable(&self, found: Vec<Suggestion>) -> Vec<Suggestion> {
-        found.into_iter().filter(|s| !(s.display.ends_with('/') && too_broad_dir(&s.display, self.host_home()))).collect()
+        found
+            .into_iter()
+            .filter(|s| !(s.display.ends_with('/') && too_broad_dir(&s.display, self.host_home())))
+            .map(|s| Suggestion { display: crate::visible::visible(&s.display).into_owned(), ..s })
+            .collect()
     }
 
     /// Patterns that would cover parts of this call, one per distinct command, directory or origin.

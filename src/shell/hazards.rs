@@ -28,6 +28,10 @@ pub enum HazardKind {
     /// A word names a network (UNC) path, `\\host\share` or `//host/share`: on Windows, opening it
     /// reads from that host and sends it the user's credentials (NTLM).
     NetworkPath,
+    /// The text holds characters a person cannot see or that reorder what is shown (controls,
+    /// bidirectional overrides, zero-width characters; see `crate::visible`): what a person
+    /// approves would not be what runs.
+    HiddenCharacters,
     /// The program that runs cannot be read from the text: its name is an expansion, it runs a
     /// script file or its standard input, an alias may rename it, or it is an interpreter given
     /// inline code (see [`super::runs`]).
