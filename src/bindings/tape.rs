@@ -6,7 +6,7 @@
 //! value (`undefined` never appears: `None` and `()` are `null`, maps are objects, enums are
 //! externally tagged); a test compares the two on every kind of result.
 
-use crate::kept_texts::{Kept, KeptTexts};
+use super::kept_texts::{Kept, KeptTexts};
 use rustc_hash::FxHashMap;
 use serde::ser::{self, Serialize};
 use std::cell::RefCell;

@@ -2,8 +2,10 @@
 //! published package). A trap — a panic, an out-of-memory, an `unreachable` — kills the wasm
 //! instance; `tests/js/resilience.test.mjs` shows the JavaScript wrapper answering that call
 //! fail-closed and re-instantiating the module.
+// An allocator that can trap is an unsafe trait's implementation; never in a shipped build.
+#![allow(unsafe_code)]
 
-use crate::small_blocks::SmallBlocks;
+use super::small_blocks::SmallBlocks;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU32, Ordering};
 use wasm_bindgen::prelude::*;
