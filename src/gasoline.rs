@@ -1,5 +1,5 @@
-//! The Gasoline dialect (seed 001): a YAML `allowed_tools:` list of `*`, `tool.*` and
-//! `tool.action` patterns, matched case-insensitively, with the seed's error object for a call
+//! The Gasoline dialect (Gasoline's design): a YAML `allowed_tools:` list of `*`, `tool.*` and
+//! `tool.action` patterns, matched case-insensitively, with the design's error object for a call
 //! that is not allowed, a summary for `server_config`, and atomic reload.
 //!
 //! The list is translated into one layer of the rule model: each pattern becomes a `toolAction`
@@ -64,7 +64,7 @@ pub enum GasolineProblem {
     TooLarge,
     /// A reload whose text has no list (it is empty, only comments, or `allowed_tools` has no
     /// value) while a list is in force. A file being rewritten in place reads so for a moment,
-    /// and taking it for the seed's "empty: everything permitted" would open every tool; the
+    /// and taking it for the design's "empty: everything permitted" would open every tool; the
     /// list stays until the text says `allowed_tools: []`.
     NoList,
 }
@@ -77,7 +77,7 @@ fn invalid_yaml(at: Position, why: &str) -> GasolineError {
     error_at(at, GasolineProblem::InvalidYaml, format!("invalid YAML: {why}"))
 }
 
-/// The seed's error object for a call that is not allowed.
+/// The design's error object for a call that is not allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ToolNotAllowed {
@@ -223,7 +223,7 @@ fn layer_for(patterns: &[String]) -> LayerSpec {
 
 impl GasolineAllowlist {
     /// Parses and validates YAML text; any error names its line and column and nothing is loaded.
-    /// A text with no list permits everything (the seed's backward-compatible rule).
+    /// A text with no list permits everything (the design's backward-compatible rule).
     pub fn load(text: &str) -> Result<Self, GasolineError> {
         GasolineAllowlist::read(text).map(|(list, _)| list)
     }
@@ -276,7 +276,7 @@ impl GasolineAllowlist {
         self.policy.decide_call(&Call { tool: TOOL.to_owned(), inputs: vec![tool.to_owned(), action.to_owned()], hook: None })
     }
 
-    /// Whether `tool.action` may run; if not, the seed's error object (the same every time).
+    /// Whether `tool.action` may run; if not, the design's error object (the same every time).
     pub fn check(&self, tool: &str, action: &str) -> Result<(), ToolNotAllowed> {
         let decision = self.decide(tool, action);
         if decision.outcome == Outcome::Allow {
@@ -321,7 +321,7 @@ allowed_tools:
 "#;
 
     #[test]
-    fn the_seed_file_allows_exactly_its_patterns() {
+    fn the_designs_own_file_allows_exactly_its_patterns() {
         let list = GasolineAllowlist::load(SEED).unwrap();
         for (tool, action) in [
             ("observe", "logs"),
@@ -349,7 +349,7 @@ allowed_tools:
     }
 
     #[test]
-    fn a_denied_call_gets_the_seeds_error_object_every_time() {
+    fn a_denied_call_gets_the_designs_error_object_every_time() {
         let list = GasolineAllowlist::load("allowed_tools:\n  - observe.*\n  - generate.*\n  - interact.navigate\n").unwrap();
         let err = list.check("interact", "execute_js").unwrap_err();
         assert_eq!(
@@ -446,7 +446,7 @@ allowed_tools:
             "the text has no list (it is empty, or `allowed_tools` has no value) while 4 tools/actions are permitted: \
              a file cut short reads so, and the list stays in force; to permit every tool/action, write `allowed_tools: []`"
         );
-        // Said so, the empty list is the seed's "everything permitted", and then no list changes nothing.
+        // Said so, the empty list is the design's "everything permitted", and then no list changes nothing.
         for text in ["allowed_tools: []", "{\"allowed_tools\": []}", "allowed_tools: [] # all of them\n"] {
             let mut list = GasolineAllowlist::load(SEED).unwrap();
             list.reload(text).unwrap();
@@ -454,7 +454,7 @@ allowed_tools:
             list.reload("").unwrap();
             list.reload("allowed_tools:").unwrap();
         }
-        // At load there is no list in force: the seed's backward-compatible rule holds.
+        // At load there is no list in force: the design's backward-compatible rule holds.
         assert!(!GasolineAllowlist::load("").unwrap().summary().enabled);
     }
 

@@ -1,4 +1,4 @@
-//! The Roo Code dialect (seed 004): per-mode MCP restrictions (`allowedServers`,
+//! The Roo Code dialect (Roo Code's design): per-mode MCP restrictions (`allowedServers`,
 //! `disallowedServers`, `allowedTools`, `disallowedTools`) and servers' `defaultEnabled`.
 //!
 //! A mode's restrictions become one layer of the rule model over Roo's two MCP tools,
@@ -172,7 +172,7 @@ impl ModePolicy {
         self.policy.decide(tool, &[server.to_owned(), name.to_owned()]).outcome == Outcome::Allow
     }
 
-    /// Whether the mode may call `tool_name` on `server_name`; the seed's error text if not.
+    /// Whether the mode may call `tool_name` on `server_name`; the design's error text if not.
     pub fn check_tool(&self, server_name: &str, tool_name: &str) -> Result<(), String> {
         if self.allows(USE_MCP_TOOL, server_name, tool_name) {
             Ok(())

@@ -36,16 +36,16 @@ use std::collections::BTreeMap;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PageSettings {
-    /// Cursor's MCP allowlist, auto-run mode and protections (seed 000).
+    /// Cursor's MCP allowlist, auto-run mode and protections (Cursor's MCP allowlist design).
     #[serde(default)]
     pub mcp: McpSection,
-    /// Tool rules of the Zed model, per layer the user may edit (seed 002).
+    /// Tool rules of the Zed model, per layer the user may edit (Zed's design).
     #[serde(default)]
     pub rules: RulesSection,
-    /// Roo Code's per-mode MCP restrictions (seed 004).
+    /// Roo Code's per-mode MCP restrictions (Roo Code's design).
     #[serde(default)]
     pub roo: RooSection,
-    /// Gasoline's YAML allowlist (seed 001).
+    /// Gasoline's YAML allowlist (Gasoline's design).
     #[serde(default)]
     pub gasoline: GasolineSection,
 }

@@ -206,7 +206,7 @@ pub fn apply_zed_settings_change(
 }
 
 // ---------------------------------------------------------------------------------------
-// The Cursor approval flow (seed 003).
+// The Cursor approval flow (Cursor's approval-flow design).
 
 use crate::cursor::{self, AutoRunControls, AutoRunSettings, ComposerState, HookResult, Review, ReviewKind, ReviewRequest};
 
@@ -291,7 +291,7 @@ pub fn cancel_review(review: Ts<Review>) -> Result<Ts<api::ReviewStep>, JsValue>
 }
 
 // ---------------------------------------------------------------------------------------
-// Gasoline (seed 001) and Roo Code (seed 004).
+// Gasoline (Gasoline's design) and Roo Code (Roo Code's design).
 
 use crate::gasoline;
 use crate::roo;
@@ -347,7 +347,7 @@ impl JsGasolineAllowlist {
         to_js(&self.inner.patterns())
     }
 
-    /// `null` when `tool.action` may run, else the seed's `tool_not_allowed` error object.
+    /// `null` when `tool.action` may run, else the design's `tool_not_allowed` error object.
     #[wasm_bindgen(unchecked_return_type = "ToolNotAllowed | null")]
     pub fn check(
         &self,
@@ -385,7 +385,7 @@ impl JsRooMode {
         Ok(JsRooMode { inner: api::roo_mode(&o) })
     }
 
-    /// `null` when the mode may call the tool, else the seed's error text.
+    /// `null` when the mode may call the tool, else the design's error text.
     #[wasm_bindgen(js_name = checkTool, unchecked_return_type = "string | null")]
     pub fn check_tool(
         &self,

@@ -1,4 +1,4 @@
-//! The MCP allowlist API (seed 000): the package's main entry.
+//! The MCP allowlist API (Cursor's MCP allowlist design): the package's main entry.
 // Parameters are named as JavaScript callers see them in the generated TypeScript.
 #![allow(non_snake_case)]
 

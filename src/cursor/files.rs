@@ -1,4 +1,4 @@
-//! File-operation protections (seed 003): dotfiles, writes outside the workspace, deletes.
+//! File-operation protections (Cursor's approval-flow design): dotfiles, writes outside the workspace, deletes.
 //! Each protection is a setting (defaults: dotfiles on, outside-workspace on, delete off) and
 //! asks for approval even in auto-run when it applies. The settings become gates of a policy
 //! over Cursor's `write_file` and `delete_file` tools, decided by the one evaluator.
@@ -47,7 +47,7 @@ pub struct FileDecision {
     pub normalized_path: String,
 }
 
-/// The protections, in the seed's order, as gates.
+/// The protections, in the design's order, as gates.
 pub fn file_policy(workspace_roots: &[String], settings: &AutoRunSettings) -> PolicySpec {
     let tools = [CURSOR_WRITE_FILE, CURSOR_DELETE_FILE];
     let ask = |when, reason, message: &str| Gate { message: Some(message.to_owned()), ..Gate::new(when, Outcome::Confirm, reason) };

@@ -1,4 +1,4 @@
-//! The Cursor approval-flow dialect (seed 003, with seed 000's settings): the terminal decision,
+//! The Cursor approval-flow dialect (Cursor's approval-flow design, with its MCP allowlist design's settings): the terminal decision,
 //! file protections, hooks, the review state machine and its options, and the auto-run settings
 //! (defaults, legacy migration, team admin controls). It builds on the shell analysis of
 //! [`crate::shell`] and the MCP allowlist of [`crate::mcp`]; it does not repeat them.

@@ -1,4 +1,4 @@
-//! The human review of a tool call (seed 003): status `none → requested → done`, the options
+//! The human review of a tool call (Cursor's approval-flow design): status `none → requested → done`, the options
 //! shown per tool kind, header texts, and what a chosen option means — the result, and the
 //! allowlist update it carries (commands appended without duplicates; MCP tools through the
 //! MCP dialect's insertion). Answering a review that was never requested, or answering twice,
@@ -35,7 +35,7 @@ pub enum ReviewStatus {
     Done,
 }
 
-/// A button of the review (the seed's `*HumanReviewOption`s).
+/// A button of the review (the design's `*HumanReviewOption`s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -56,7 +56,7 @@ pub enum ReviewOption {
     SwitchToDefaultAgentMode,
 }
 
-/// What the review resolved to (the seed's `*ReviewResultType`s); `none` when cancelled.
+/// What the review resolved to (the design's `*ReviewResultType`s); `none` when cancelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]

@@ -1,4 +1,4 @@
-//! Cursor's auto-run settings (seeds 000 and 003): the composer-state defaults, the migration of
+//! Cursor's auto-run settings (Cursor's MCP allowlist and approval-flow designs): the composer-state defaults, the migration of
 //! legacy settings, and team admin `AutoRunControls` turning into admin-controlled settings.
 
 use crate::mcp::AutoRunMode;
@@ -8,7 +8,7 @@ fn yes() -> bool {
     true
 }
 
-/// `composerState` as stored, with the seed's defaults for anything missing.
+/// `composerState` as stored, with the design's defaults for anything missing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
@@ -49,7 +49,7 @@ pub struct ComposerState {
 }
 
 impl Default for ComposerState {
-    /// The seed's `defaultComposerState`.
+    /// The design's `defaultComposerState`.
     fn default() -> Self {
         ComposerState {
             use_yolo_mode: false,
@@ -109,7 +109,7 @@ pub struct SandboxingControls {
     pub sandbox_enabled: bool,
 }
 
-/// The effective auto-run settings (what the seed's settings reader returns), after migration and
+/// The effective auto-run settings (what the design's settings reader returns), after migration and
 /// admin controls.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -152,7 +152,7 @@ pub struct AutoRunSettings {
     pub is_disabled_by_admin: bool,
 }
 
-/// The seed's migration: `useYoloMode` (off when a `yoloPrompt` is set), run-everything on top.
+/// The design's migration: `useYoloMode` (off when a `yoloPrompt` is set), run-everything on top.
 pub fn migrate(state: &ComposerState) -> AutoRunSettings {
     let auto_run = state.use_yolo_mode && state.yolo_prompt.trim().is_empty();
     let mode = match (auto_run, state.yolo_enable_run_everything) {
@@ -209,7 +209,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_are_the_seeds() {
+    fn defaults_are_the_designs() {
         let s: ComposerState = serde_json::from_str("{}").unwrap();
         assert_eq!(s, ComposerState::default());
         assert!(!s.use_yolo_mode && s.yolo_mcp_tools_disabled && !s.yolo_delete_file_disabled);

@@ -1,9 +1,9 @@
-//! Cursor's terminal decision (seed 003): does this command need the user's approval, which
+//! Cursor's terminal decision (Cursor's approval-flow design): does this command need the user's approval, which
 //! sub-commands could be allowlisted, and which approval type applies.
 //!
 //! A translation, not a procedure: the auto-run settings become a policy — the allowlist and
 //! blocklist as command-prefix rules (matched per sub-command on word boundaries: `git` covers
-//! `git log`, not `gitx`), the modes and protections as gates in the seed's order — and the one
+//! `git log`, not `gitx`), the modes and protections as gates in the design's order — and the one
 //! evaluator decides. [`TerminalDecision`] is Cursor's view of the core [`Decision`].
 
 use super::settings::AutoRunSettings;
@@ -85,7 +85,7 @@ fn gate(when: Condition, outcome: Outcome, reason: Reason, message: Option<&str>
     Gate { message: message.map(str::to_owned), ..Gate::new(when, outcome, reason) }.for_tools(&[CURSOR_TERMINAL])
 }
 
-/// The seed's cases, in its order, for these settings.
+/// The design's cases, in its order, for these settings.
 fn gates(settings: &AutoRunSettings) -> Vec<Gate> {
     let run_everything = settings.mode == AutoRunMode::FullYolo && !settings.is_admin_controlled && !settings.is_disabled_by_admin;
     let auto_run = settings.mode != AutoRunMode::AskEveryTime && !settings.is_disabled_by_admin;

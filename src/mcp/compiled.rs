@@ -1,4 +1,4 @@
-//! A compiled allowlist: the seed's linear scan with the entry matcher, answered by hash lookups.
+//! A compiled allowlist: the design's linear scan with the entry matcher, answered by hash lookups.
 //!
 //! The entries go into the rule model's pair index (`policy::pair_index`): at most four
 //! probes whatever the list's length, reporting the entry that scan would stop at. This type
@@ -134,7 +134,7 @@ mod properties {
     }
 
     proptest! {
-        /// The index answers exactly what the seed's linear scan with the entry matcher answers,
+        /// The index answers exactly what the design's linear scan with the entry matcher answers,
         /// down to which entry.
         #[test]
         fn agrees_with_the_linear_scan(

@@ -1,4 +1,4 @@
-//! The MCP approval decision (seed 000): whether an MCP tool call needs the user's approval.
+//! The MCP approval decision (Cursor's MCP allowlist design): whether an MCP tool call needs the user's approval.
 //!
 //! A translation: the settings become a policy — the allowlist that counts as MCP-entry rules,
 //! the branches (invalid names, admin disable, the two protections, browser tools,
@@ -162,7 +162,7 @@ pub const USER_LAYER: &str = "user";
 /// The layer the administrator's allowlist becomes.
 pub const ADMIN_LAYER: &str = "admin";
 
-/// The seed's branches, in its order, as gates of a policy over Cursor's `mcp` tool.
+/// The design's branches, in its order, as gates of a policy over Cursor's `mcp` tool.
 fn gates(s: &McpSettings, mode: AutoRunMode) -> Vec<Gate> {
     // Seed: both auto-run flags read false while the administrator has disabled auto-run.
     let auto_run = !s.is_disabled_by_admin && mode != AutoRunMode::AskEveryTime;

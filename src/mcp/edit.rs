@@ -1,5 +1,5 @@
 //! Editing an allowlist the way a settings page or an "Add to allowlist" button does
-//! (seed 000's add-to-allowlist edit), plus removal and normalisation.
+//! (Cursor's MCP allowlist design's add-to-allowlist edit), plus removal and normalisation.
 //!
 //! Every function returns a new list and leaves the caller's untouched; on bad input
 //! the list comes back unchanged together with the reason.

@@ -1,8 +1,8 @@
-//! Allowlist entries: `server:tool` strings (seed 000) — the entry formatter, the entry parser
+//! Allowlist entries: `server:tool` strings (Cursor's MCP allowlist design) — the entry formatter, the entry parser
 //! and the entry matcher.
 //!
 //! An entry is exactly one `:` between two valid names, either of which may be the
-//! wildcard `*`. Matching is case-sensitive and exact, as in the seed.
+//! wildcard `*`. Matching is case-sensitive and exact, as in the design.
 
 use super::name::{validate_name, NameError, NameKind, SEPARATOR, WILDCARD};
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! Splitting internal tool names into server and tool (seed 000's internal-name split).
+//! Splitting internal tool names into server and tool (Cursor's MCP allowlist design's internal-name split).
 //!
 //! Cursor names MCP tools `mcp_<server>_<tool>` and splits at the first `_` after the
 //! prefix, which is wrong for server ids such as `my_server`. Given the configured
@@ -16,7 +16,7 @@ pub enum InternalNameForm {
     DoubleUnderscore,
     /// `mcp_<server>_<tool>` where `<server>` is a known server id.
     KnownServer,
-    /// `mcp_<server>_<tool>` split at the first `_`, as the seed does.
+    /// `mcp_<server>_<tool>` split at the first `_`, as the design does.
     FirstUnderscore,
     /// Not an internal MCP name: the tool name as given, with the fallback server.
     NotInternal,
@@ -69,7 +69,7 @@ pub fn split_tool_name(name: &str, fallback_server_id: Option<&str>, known_serve
         if let Some((server, tool)) = longest_known(rest, "_", known_server_ids) {
             return split(server, tool, InternalNameForm::KnownServer);
         }
-        // The seed's split, kept exactly: it may yield an empty server, which validation then refuses.
+        // The design's split, kept exactly: it may yield an empty server, which validation then refuses.
         if let Some((server, tool)) = rest.split_once('_') {
             return split(server, tool, InternalNameForm::FirstUnderscore);
         }

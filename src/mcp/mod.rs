@@ -1,4 +1,4 @@
-//! The Cursor MCP allowlist dialect (seed 000): `server:tool` entries with `*`
+//! The Cursor MCP allowlist dialect (Cursor's MCP allowlist design): `server:tool` entries with `*`
 //! wildcards, and the MCP approval decision over auto-run modes, protections and admin control.
 
 pub mod compiled;

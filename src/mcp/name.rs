@@ -1,7 +1,7 @@
-//! The name validator: server and tool names (seed 000).
+//! The name validator: server and tool names (Cursor's MCP allowlist design).
 //!
 //! A name is what goes on one side of a `server:tool` allowlist entry. The rules are
-//! the seed's, measured the way the seed's JavaScript measures them: length in UTF-16
+//! the design's, measured the way the design's JavaScript measures them: length in UTF-16
 //! code units and "only whitespace" as `String.prototype.trim` sees it, so a settings
 //! page and the engine never disagree about a name.
 
@@ -55,7 +55,7 @@ pub enum NameProblem {
         character: char,
     },
     /// The name contains U+FFFD, which is what a lone surrogate becomes on its way in from
-    /// JavaScript; the two cannot be told apart, so neither is accepted (beyond the seed).
+    /// JavaScript; the two cannot be told apart, so neither is accepted (beyond the design).
     ReplacementCharacter,
 }
 
@@ -90,7 +90,7 @@ impl fmt::Display for NameError {
 
 impl std::error::Error for NameError {}
 
-/// Checks a server or tool name against the seed's rules.
+/// Checks a server or tool name against the design's rules.
 ///
 /// `*` on its own is valid (it is the wildcard); anywhere else `:` and `*` are reserved.
 pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
@@ -103,7 +103,7 @@ pub fn validate_name(name: &str, kind: NameKind) -> Result<(), NameError> {
     }
 }
 
-/// The seed's rules, for any name.
+/// The design's rules, for any name.
 fn name_problem(name: &str) -> Option<NameProblem> {
     if name.is_empty() {
         Some(NameProblem::Empty)

@@ -23,7 +23,7 @@ use super::{hardcoded, HookResult, InvalidPattern, Outcome, Policy, ToolIndex};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// What the model is told when a hook rejected its call (Cursor, seed 003).
+/// What the model is told when a hook rejected its call (Cursor's approval-flow design).
 pub const HOOK_REJECTION_MESSAGE: &str =
     "The terminal command was rejected by a hook that prevents execution of this command. Do not attempt to work around this restriction.";
 

@@ -72,7 +72,7 @@ pub enum Outcome {
     Deny,
 }
 
-/// A hook's answer about one call (Cursor's hooks, seed 003): `reject` refuses the call before
+/// A hook's answer about one call (Cursor's hooks, in its approval-flow design): `reject` refuses the call before
 /// anything else is looked at; `ask` makes a call that would run ask instead; `allow` never
 /// lifts anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -47,13 +47,13 @@ fn is_gasoline_name(s: &str) -> bool {
 }
 
 impl PairPattern {
-    /// An MCP allowlist entry (seed 000): `server:tool`, either side `*`, exact names.
+    /// An MCP allowlist entry (Cursor's MCP allowlist design): `server:tool`, either side `*`, exact names.
     pub fn mcp_entry(entry: &str) -> Result<Self, String> {
         let parsed = parse_entry(entry).map_err(|e| e.to_string())?;
         Ok(PairPattern { first: side(&parsed.server), second: side(&parsed.tool), folded: false })
     }
 
-    /// A Gasoline pattern (seed 001): `*`, `tool.*` or `tool.action`; letters, digits, `_`, `-`.
+    /// A Gasoline pattern (Gasoline's design): `*`, `tool.*` or `tool.action`; letters, digits, `_`, `-`.
     pub fn tool_action(pattern: &str) -> Result<Self, String> {
         let invalid = || format!("invalid pattern \"{pattern}\": use \"*\", \"tool.*\" or \"tool.action\" (letters, digits, '_' and '-')");
         if pattern == "*" {

@@ -1,4 +1,4 @@
-//! The Zed dialect (seed 002 and Zed's current `tool_permissions`): `agent.tool_permissions`
+//! The Zed dialect (Zed's design and Zed's current `tool_permissions`): `agent.tool_permissions`
 //! from user and project settings files (JSON with comments and trailing commas), translated
 //! into the one rule model with Zed's own switches — substitutions in terminal commands are
 //! denied unless the tool is allowed unconditionally, and any invalid pattern blocks its tool.
@@ -21,8 +21,8 @@ pub const USER_LAYER: &str = "user";
 /// The layer of the project's `.zed/settings.json`.
 pub const PROJECT_LAYER: &str = "project";
 
-/// The default terminal deny rules of seed 002's `default.json`. The fork-bomb pattern is
-/// escaped here: written as in the seed (`:(){ :|:& };:`) it is not a valid regex, and an
+/// The default terminal deny rules of Zed's design's `default.json`. The fork-bomb pattern is
+/// escaped here: written as in the design (`:(){ :|:& };:`) it is not a valid regex, and an
 /// invalid pattern blocks the whole tool.
 pub const DEFAULT_TERMINAL_DENY: [&str; 10] = [
     r#"rm\s+-rf\s+(/|\.\.|"|~|\*|\$)"#,
@@ -46,7 +46,7 @@ struct ZedRule {
 
 #[derive(Debug, Default, Deserialize)]
 struct ZedToolRules {
-    /// Current Zed spells it `default`; the seed `default_mode`.
+    /// Current Zed spells it `default`; the design `default_mode`.
     #[serde(default, alias = "default_mode")]
     default: Option<Outcome>,
     #[serde(default)]

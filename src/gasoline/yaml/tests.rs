@@ -18,7 +18,7 @@ fn error(text: &str) -> GasolineError {
 }
 
 #[test]
-fn the_seed_file_is_read_with_its_positions() {
+fn the_designs_own_file_is_read_with_its_positions() {
     let seed = "# Comments supported\nallowed_tools:\n  - \"observe.*\"             # Wildcard: all observe modes\n  - \"generate.reproduction\" # Specific: only reproduction\n  - \"interact.navigate\"     # Specific: only navigate\n  - \"interact.refresh\"      # Specific: only refresh\n";
     let expected = [("observe.*", (3, 5)), ("generate.reproduction", (4, 5)), ("interact.navigate", (5, 5)), ("interact.refresh", (6, 5))];
     assert_eq!(list(seed), items(&expected));

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 // The references, one per kind.
 // ---------------------------------------------------------------------------------------------
 
-/// `prefix` (Cursor's terminal allow- and blocklists, docs/rule-engine.md, "Rules of four matcher kinds"): a
+/// `prefix` (Cursor's terminal allow- and blocklists, docs/rule-engine.md, "Rules of eight matcher kinds"): a
 /// command prefix on word boundaries — the prefix's whitespace-separated words are the text's
 /// first words, each exactly (`git` covers `git log`, not `gitx`). Read on words, so a run of
 /// spaces between them is one boundary.
