@@ -1,14 +1,29 @@
 //! The one evaluator: every dialect's decision comes from [`Policy::decide_call`].
 //!
 //! # Order
-//! 1. A hook that rejected the call refuses it.
-//! 2. The policy's gates, in order; the first whose condition holds decides (see
+//! Each step is one function of [`Policy`] (or of this module) named in brackets.
+//! 0. A path tool's input that is not in normal form is decided as written and as the path it
+//!    names, and the stricter decision stands ([`Policy::evaluate`]).
+//! 1. A hook that rejected the call refuses it ([`Policy::before_the_rules`]).
+//! 2. An input longer than the budget ([`crate::limits::MAX_INPUT_BYTES`]) is not read: it asks,
+//!    or is refused where the tool's default refuses (`over_budget`, `before_the_rules`).
+//! 3. A build without the shell analysis (the MCP entry's) asks for a command line, unread
+//!    (`before_the_rules`). Otherwise the call's items are read: sub-commands and what each runs,
+//!    paths, the secret files they name ([`super::items`]).
+//! 4. The policy's gates, in order; the first whose condition holds decides (`run_gates`; see
 //!    [`super::gates`]; the standard order is hard-coded denials > invalid rules > deny >
 //!    confirm > allow).
-//! 3. Otherwise the defaults: the tool's, else the layers' global one, else the policy's — but a
-//!    fallback never allows a line the analysis could not vouch for while the tool has deny or
-//!    confirm rules.
-//! 4. A hook that asked turns an allow into a question.
+//! 5. A confirm rule or invalid rule of an untrusted layer never lowers what the default would
+//!    decide (`settle`).
+//! 6. Otherwise the defaults: the tool's, else the layers' global one, else the policy's — but a
+//!    fallback never allows what deny or confirm rules could not be checked against (a line not
+//!    vouched for, a substitution, a program the text does not show) while the tool has them
+//!    (`settle`, `fall_back`).
+//! 7. The paths the call names can only make it stricter: a path tool's deny or confirm rule
+//!    meeting a path a command line reads or writes, and a write to a protected path
+//!    (`stricter_by_named_paths`).
+//! 8. A hook that asked turns an allow into a question (`hook_asks`).
+//! 9. The explanation, at the level asked for (`explained`).
 //!
 //! Every decision names the gate's reason, the rule and layer, and the part of the input matched.
 
@@ -248,6 +263,23 @@ enum Message<'p> {
     Text(String),
 }
 
+/// Step 2's budget: why an input is too long to analyse (MCP names have a limit of their own, 256
+/// UTF-16 units: a longer one is an invalid name, not an input over the budget).
+fn over_budget(kind: InputKind, inputs: &[String]) -> Option<String> {
+    if kind == InputKind::McpCall {
+        return None;
+    }
+    inputs.iter().find_map(|input| crate::limits::input_too_large(input))
+}
+
+/// Step 8: a hook that asked turns a decision that would run into a question.
+fn hook_asks(finding: Finding<'_>, hook: Option<HookResult>) -> Finding<'_> {
+    if finding.outcome == Outcome::Allow && hook == Some(HookResult::Ask) {
+        return Finding { outcome: Outcome::Confirm, reason: Reason::HookAsked, ..finding };
+    }
+    finding
+}
+
 /// The first item (or raw line) a rule set matches: each item as written, then each of its
 /// forms (what it runs past wrappers, a path or its assignments), then the raw lines.
 fn first_hit(set: &RuleSet, items: &Items) -> Option<Hit> {
@@ -444,119 +476,175 @@ impl Policy {
         })
     }
 
+    /// One call decided as its inputs are written, in the steps the module's documentation lists.
     fn evaluate_as_written(&self, tool: &str, inputs: &[String], hook: Option<HookResult>, explain: Explain) -> Decision {
         let rules = self.tool(tool);
         let kind = self.input_kind(tool);
-        // MCP names have a limit of their own (256 UTF-16 units): a longer one is an invalid name.
-        let too_large =
-            if kind == InputKind::McpCall { None } else { inputs.iter().find_map(|input| crate::limits::input_too_large(input)) };
+        let too_large = over_budget(kind, inputs);
         let mut items = if too_large.is_some() { Items::default() } else { items::of(kind, inputs) };
         #[cfg(feature = "analysis")]
         items.mark_secrets(self.host());
         let mut allow_tried = false;
-        let mut covered = false;
+        let finding = match self.before_the_rules(rules, kind, hook, too_large) {
+            Some(finding) => finding,
+            None => {
+                let (found, tried) = self.run_gates(tool, rules, &mut items);
+                allow_tried = tried;
+                self.settle(tool, rules, &mut items, found, tried, explain)
+            }
+        };
+        let (finding, protected_path) = self.stricter_by_named_paths(kind, &items, finding);
+        let finding = hook_asks(finding, hook);
+        self.explained(tool, rules, items, finding, protected_path, allow_tried, explain)
+    }
 
-        let finding = if hook == Some(HookResult::Reject) {
-            Finding {
+    /// Steps 1–3: a hook that rejected the call, an input beyond the budget, a build that reads no
+    /// command line. Each decides before any rule is read.
+    fn before_the_rules(
+        &self,
+        rules: Option<&ToolIndex>,
+        kind: InputKind,
+        hook: Option<HookResult>,
+        too_large: Option<String>,
+    ) -> Option<Finding<'_>> {
+        if hook == Some(HookResult::Reject) {
+            return Some(Finding {
                 outcome: Outcome::Deny,
                 reason: Reason::RejectedByHook,
                 message: Message::Standard,
                 hit: Hit::default(),
                 default_source: None,
-            }
-        } else if let Some(why) = too_large {
+            });
+        }
+        if let Some(why) = too_large {
             // Nothing of it is analysed or matched: the budget bounds the time a decision takes.
-            let outcome = self.default_for(rules).0.max(Outcome::Confirm);
-            Finding {
-                outcome,
+            return Some(Finding {
+                outcome: self.default_for(rules).0.max(Outcome::Confirm),
                 reason: Reason::InputTooLarge,
                 message: Message::Text(format!("{why}, so it is not analysed")),
                 hit: Hit::default(),
                 default_source: None,
-            }
-        } else if let Some(why) = items::unanalysed(kind) {
-            // A build without the shell analysis cannot tell a harmless line from a harmful one.
-            Finding {
-                outcome: self.default_for(rules).0.max(Outcome::Confirm),
-                reason: Reason::ParseFailed,
-                message: Message::Text(why.to_owned()),
-                hit: Hit::default(),
-                default_source: None,
-            }
-        } else {
-            let mut found = None;
-            for (at, gate) in self.gates().iter().enumerate().filter(|(_, g)| g.applies_to(tool)) {
-                let hit = match &gate.when {
-                    Condition::DenyRule => rules.and_then(|r| first_hit(&r.deny, &items)),
-                    Condition::ConfirmRule => {
-                        let hit = rules.and_then(|r| first_hit(&r.confirm, &items));
-                        if hit.is_some() {
-                            // Show which items an allow rule would have covered.
-                            if let Some(r) = rules {
-                                cover(&mut items, &r.allow, false);
-                            }
-                        }
-                        hit
-                    }
-                    Condition::AllowRules | Condition::CommandsAllowed => {
-                        allow_tried = true;
-                        covered = true;
-                        let commands_only = gate.when == Condition::CommandsAllowed;
-                        let all = rules.is_some_and(|r| cover(&mut items, &r.allow, commands_only));
-                        let only = if items.list.len() == 1 { items.list.first().map(|i| i.text.clone()) } else { None };
-                        all.then(|| Hit { rule: items.list.first().and_then(|i| i.allowed_by.clone()), item: only, detail: None })
-                    }
-                    other => gates::check(other, self, rules, &items),
-                };
-                if let Some(hit) = hit {
-                    found = Some(Finding {
-                        outcome: gate.outcome,
-                        reason: gate.reason,
-                        message: self.gate_messages().get(at).and_then(Option::as_ref).map_or(Message::Standard, Message::Template),
-                        hit,
-                        default_source: None,
-                    });
-                    break;
-                }
-            }
-            match found {
-                Some(mut f) => {
-                    // An untrusted layer may only make decisions stricter: its confirm rule (or a rule
-                    // of it that does not compile) never lowers what the default would decide.
-                    let untrusted = |layer: &str| self.spec().layers.iter().any(|l| l.name == layer && !l.trusted);
-                    let from_untrusted = match f.reason {
-                        Reason::ConfirmRule => f.hit.rule.as_ref().is_some_and(|r| untrusted(&r.layer)),
-                        Reason::InvalidPattern => rules.is_some_and(|r| r.invalid.iter().any(|p| untrusted(&p.layer))),
-                        _ => false,
-                    };
-                    if from_untrusted && self.default_for(rules).0 > f.outcome {
-                        f = self.fall_back(tool, rules, &items, explain != Explain::Nothing);
-                    }
-                    f
-                }
-                None => {
-                    if !covered {
-                        if let Some(r) = rules {
-                            cover(&mut items, &r.allow, false);
-                        }
-                    }
-                    self.fall_back(tool, rules, &items, explain != Explain::Nothing)
-                }
-            }
-        };
+            });
+        }
+        // A build without the shell analysis cannot tell a harmless line from a harmful one.
+        items::unanalysed(kind).map(|why| Finding {
+            outcome: self.default_for(rules).0.max(Outcome::Confirm),
+            reason: Reason::ParseFailed,
+            message: Message::Text(why.to_owned()),
+            hit: Hit::default(),
+            default_source: None,
+        })
+    }
 
-        let Finding { mut outcome, mut reason, mut message, mut hit, mut default_source } = finding;
-        let mut protected_path = None;
-        if let Some(stricter) = self.stricter_by_paths(kind, &items, outcome) {
-            (outcome, reason, message, hit) = (stricter.outcome, stricter.reason, Message::Text(stricter.message), stricter.hit);
-            default_source = None;
-            protected_path = stricter.protected;
+    /// Step 4: the policy's gates in order, the first whose condition holds deciding; and whether
+    /// an allow-rule gate was tried (then the items carry what covered them).
+    fn run_gates(&self, tool: &str, rules: Option<&ToolIndex>, items: &mut Items) -> (Option<Finding<'_>>, bool) {
+        let mut allow_tried = false;
+        for (at, gate) in self.gates().iter().enumerate().filter(|(_, g)| g.applies_to(tool)) {
+            let hit = match &gate.when {
+                Condition::DenyRule => rules.and_then(|r| first_hit(&r.deny, items)),
+                Condition::ConfirmRule => {
+                    let hit = rules.and_then(|r| first_hit(&r.confirm, items));
+                    if hit.is_some() {
+                        // Show which items an allow rule would have covered.
+                        if let Some(r) = rules {
+                            cover(items, &r.allow, false);
+                        }
+                    }
+                    hit
+                }
+                Condition::AllowRules | Condition::CommandsAllowed => {
+                    allow_tried = true;
+                    let commands_only = gate.when == Condition::CommandsAllowed;
+                    let all = rules.is_some_and(|r| cover(items, &r.allow, commands_only));
+                    let only = if items.list.len() == 1 { items.list.first().map(|i| i.text.clone()) } else { None };
+                    all.then(|| Hit { rule: items.list.first().and_then(|i| i.allowed_by.clone()), item: only, detail: None })
+                }
+                other => gates::check(other, self, rules, items),
+            };
+            if let Some(hit) = hit {
+                let message = self.gate_messages().get(at).and_then(Option::as_ref).map_or(Message::Standard, Message::Template);
+                return (Some(Finding { outcome: gate.outcome, reason: gate.reason, message, hit, default_source: None }), allow_tried);
+            }
         }
-        if outcome == Outcome::Allow && hook == Some(HookResult::Ask) {
-            (outcome, reason) = (Outcome::Confirm, Reason::HookAsked);
+        (None, allow_tried)
+    }
+
+    /// Steps 5–6: a gate's finding stands unless it came from an untrusted layer and would lower
+    /// what the default decides; with no finding, the defaults decide (after marking what allow
+    /// rules cover, for the explanation).
+    fn settle<'p>(
+        &'p self,
+        tool: &str,
+        rules: Option<&ToolIndex>,
+        items: &mut Items,
+        found: Option<Finding<'p>>,
+        allow_tried: bool,
+        explain: Explain,
+    ) -> Finding<'p> {
+        let explain = explain != Explain::Nothing;
+        let Some(found) = found else {
+            if !allow_tried {
+                if let Some(r) = rules {
+                    cover(items, &r.allow, false);
+                }
+            }
+            return self.fall_back(tool, rules, items, explain);
+        };
+        // An untrusted layer may only make decisions stricter: its confirm rule (or a rule of it
+        // that does not compile) never lowers what the default would decide.
+        let untrusted = |layer: &str| self.spec().layers.iter().any(|l| l.name == layer && !l.trusted);
+        let from_untrusted = match found.reason {
+            Reason::ConfirmRule => found.hit.rule.as_ref().is_some_and(|r| untrusted(&r.layer)),
+            Reason::InvalidPattern => rules.is_some_and(|r| r.invalid.iter().any(|p| untrusted(&p.layer))),
+            _ => false,
+        };
+        if from_untrusted && self.default_for(rules).0 > found.outcome {
+            return self.fall_back(tool, rules, items, explain);
         }
+        found
+    }
+
+    /// Step 7: the paths the call names (a path tool's deny or confirm rule meeting a path a
+    /// command line reads or writes; a write to a protected path) can only make it stricter.
+    fn stricter_by_named_paths<'f>(
+        &self,
+        kind: InputKind,
+        items: &Items,
+        finding: Finding<'f>,
+    ) -> (Finding<'f>, Option<super::ProtectedPath>) {
+        match self.stricter_by_paths(kind, items, finding.outcome) {
+            Some(stricter) => (
+                Finding {
+                    outcome: stricter.outcome,
+                    reason: stricter.reason,
+                    message: Message::Text(stricter.message),
+                    hit: stricter.hit,
+                    default_source: None,
+                },
+                stricter.protected,
+            ),
+            None => (finding, None),
+        }
+    }
+
+    /// Step 9: the decision, with its explanation at the level asked for: the message (what it
+    /// quotes written out, see [`crate::visible`]), the rules that would cover what no allow rule
+    /// did, and the settings of untrusted layers that were ignored.
+    #[allow(clippy::too_many_arguments)]
+    fn explained(
+        &self,
+        tool: &str,
+        rules: Option<&ToolIndex>,
+        items: Items,
+        finding: Finding,
+        protected_path: Option<super::ProtectedPath>,
+        allow_tried: bool,
+        explain: Explain,
+    ) -> Decision {
+        let Finding { outcome, reason, message, hit, default_source } = finding;
         if explain == Explain::Nothing {
-            let decision = Decision {
+            return Decision {
                 outcome,
                 reason,
                 message: String::new(),
@@ -570,7 +658,6 @@ impl Policy {
                 suggestions: Vec::new(),
                 ignored: Vec::new(),
             };
-            return decision;
         }
         let message = match message {
             _ if reason == Reason::HookAsked => explain_reason(reason, tool, &hit, &items),
@@ -578,7 +665,6 @@ impl Policy {
             Message::Text(text) => text,
             Message::Standard => explain_reason(reason, tool, &hit, &items),
         };
-        // What the message quotes from the call or the rules is shown as written out.
         let message = match crate::visible::visible(&message) {
             std::borrow::Cow::Borrowed(_) => message,
             std::borrow::Cow::Owned(shown) => shown,
