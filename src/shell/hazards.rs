@@ -5,7 +5,7 @@
 //! that turns a read-only tool into one that executes or writes. Those are *hazards*: an
 //! item that has one is never allowed by a rule (the tool's default still applies). The
 //! flag hazards are the table [`EXECUTING_FLAGS`], looked up through wrappers such as
-//! `sudo` and `env` (the wrapper model is [`super::runs`]).
+//! `sudo` and `env` (the wrapper model is `src/shell/runs.rs`).
 
 use super::runs::effective_command;
 use rustc_hash::FxHashMap;
@@ -34,7 +34,7 @@ pub enum HazardKind {
     HiddenCharacters,
     /// The program that runs cannot be read from the text: its name is an expansion, it runs a
     /// script file or its standard input, an alias may rename it, or it is an interpreter given
-    /// inline code (see [`super::runs`]).
+    /// inline code (see `src/shell/runs.rs`).
     UnreadableProgram,
 }
 
