@@ -188,6 +188,19 @@ pub(crate) fn secret_words(args: &[String], host: &HostPaths) -> Vec<usize> {
         .collect()
 }
 
+/// Marks the words of each item that name a secret file (see [`super::secrets`]), reading a
+/// command's paths where `host` says; an allow rule covers the item only if it spells each out.
+pub(crate) fn mark_secrets(items: &mut Items, host: &HostPaths) {
+    use super::items::WHOLE_PATH;
+    for item in items.list.iter_mut().filter(|i| super::secrets::may_name_secret(&i.text)) {
+        item.secret_words = match (item.kind, item.name.as_deref()) {
+            (ItemKind::Path | ItemKind::NormalizedPath, _) if super::secrets::secret(&item.text).is_some() => vec![WHOLE_PATH],
+            (ItemKind::Command, Some(_)) => secret_words(&item.args, host),
+            _ => Vec::new(),
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

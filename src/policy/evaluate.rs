@@ -483,7 +483,7 @@ impl Policy {
         let too_large = over_budget(kind, inputs);
         let mut items = if too_large.is_some() { Items::default() } else { items::of(kind, inputs) };
         #[cfg(feature = "analysis")]
-        items.mark_secrets(self.host());
+        super::command_paths::mark_secrets(&mut items, self.host());
         let mut allow_tried = false;
         let finding = match self.before_the_rules(rules, kind, hook, too_large) {
             Some(finding) => finding,

@@ -169,23 +169,7 @@ pub(crate) struct Items<'i> {
 }
 
 impl Items<'_> {
-    /// Marks the words of each item that name a secret file, reading a command's paths where
-    /// `host` says; true when any does.
-    #[cfg(feature = "analysis")]
-    pub(crate) fn mark_secrets(&mut self, host: &super::HostPaths) -> bool {
-        let mut any = false;
-        for item in self.list.iter_mut().filter(|i| super::secrets::may_name_secret(&i.text)) {
-            item.secret_words = match (item.kind, item.name.as_deref()) {
-                (ItemKind::Path | ItemKind::NormalizedPath, _) if super::secrets::secret(&item.text).is_some() => vec![WHOLE_PATH],
-                (ItemKind::Command, Some(_)) => super::command_paths::secret_words(&item.args, host),
-                _ => Vec::new(),
-            };
-            any |= !item.secret_words.is_empty();
-        }
-        any
-    }
-
-    /// Whether an item names a secret file (after [`Items::mark_secrets`]).
+    /// Whether an item names a secret file (after [`super::command_paths::mark_secrets`]).
     pub(crate) fn names_secret(&self) -> bool {
         self.list.iter().any(|i| !i.secret_words.is_empty())
     }

@@ -7,7 +7,7 @@
 //! flag hazards are the table [`EXECUTING_FLAGS`], looked up through wrappers such as
 //! `sudo` and `env` (the wrapper model is `src/shell/runs.rs`).
 
-use super::runs::effective_command;
+use super::runs::{base_name, effective_command};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -237,15 +237,6 @@ pub const EXECUTING_FLAGS: &[FlagRule] = &[
     },
     FlagRule { commands: &["env"], matches: FlagMatch::Option(&["-S", "--split-string"]), why: "env -S splits a string into a command", source: "env(1) -S, --split-string" },
 ];
-
-/// The last path component: `/usr/bin/find` → `find`.
-pub(crate) fn base_name(name: &str) -> &str {
-    // A byte search: `rsplit` costs more than the rest of a short command's hazard check.
-    match name.bytes().rposition(|b| b == b'/') {
-        Some(slash) => name.get(slash + 1..).unwrap_or(name),
-        None => name,
-    }
-}
 
 fn option_matches(arg: &str, option: &str) -> bool {
     if arg == option {

@@ -16,10 +16,10 @@ mod read_budget;
 mod rm_guard;
 mod runs;
 
-#[cfg(feature = "analysis")]
-pub(crate) use hazards::base_name;
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};
+#[cfg(feature = "analysis")]
+pub(crate) use runs::base_name;
 #[cfg(feature = "analysis")]
 pub(crate) use runs::effective_command;
 pub use runs::{wrappers, RunForm};

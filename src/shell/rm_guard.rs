@@ -10,8 +10,7 @@
 //! `/tmp/*` is not. Quotes are already removed, so a quoted `'/*'` counts as the glob: the
 //! guard may refuse too much, never too little.
 
-use super::hazards::base_name;
-use super::runs::effective_command;
+use super::runs::{base_name, effective_command};
 use serde::Serialize;
 
 /// A removal that is always refused.
