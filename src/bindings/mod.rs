@@ -25,6 +25,8 @@ pub mod js_reader;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod pair_buffer;
+#[cfg(feature = "analysis")]
+pub(crate) mod runtime;
 #[cfg(feature = "engine")]
 pub mod session;
 #[cfg(feature = "tools")]

@@ -31,6 +31,7 @@ mod regex_facts;
 pub(crate) mod rules;
 #[cfg(feature = "analysis")]
 mod suggest;
+pub mod text_forms;
 mod trust;
 mod word_index;
 

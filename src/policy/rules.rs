@@ -320,7 +320,7 @@ impl Matcher {
                         .as_ref()
                         .is_some_and(|folded| folded.matches(&super::path::any_platform_spelling(subject.text)).unwrap_or(unrelated))
             }
-            Matcher::Domain { glob, fail_closed, .. } => glob.matches_url(subject.text).unwrap_or(*fail_closed),
+            Matcher::Domain { glob, fail_closed, .. } => glob.matches_url(subject.text, *fail_closed).unwrap_or(*fail_closed),
         }
     }
 
