@@ -663,18 +663,51 @@ impl Rule {
             Rule::Glob(t) => ("glob", glob_matches_text(t, subject.text)),
             Rule::Tokens(t) => ("tokens", tokens_match(t, subject, false)),
             Rule::Path(t, root) => {
-                let answer = PathRule::read(t, root.as_deref()).unwrap().matches(subject.text);
+                let rule = PathRule::read(t, root.as_deref()).unwrap();
+                let answer = rule.matches(subject.text);
                 if answer.is_none() && strict {
                     tally.note("path: cannot relate, matched in deny/confirm");
                 }
-                // Deny and confirm lists also match every spelling a platform reads as the path.
+                // Deny and confirm lists also match every spelling a platform reads as the path,
+                // each Unicode form against the rule's own.
+                let spelled = both_forms(&windows_reading(subject.text));
+                let patterns = both_forms(&caseless_nfd(t));
+                let roots = root.as_deref().map(|r| both_forms(&caseless_nfd(r)));
                 let folded = strict
-                    && PathRule::read(&t.to_lowercase(), root.as_deref().map(str::to_lowercase).as_deref())
-                        .and_then(|rule| rule.matches(&windows_reading(subject.text)))
-                        .unwrap_or(true);
+                    && (0..2).any(|form| {
+                        PathRule::read(&patterns[form], roots.as_ref().map(|r| r[form].as_str()))
+                            .and_then(|rule| rule.matches(&spelled[form]))
+                            .unwrap_or(true)
+                    });
                 if folded && answer == Some(false) {
                     tally.note("path: matched only as another platform spells it");
+                    let ascii_only = PathRule::read(&t.to_lowercase(), root.as_deref().map(str::to_lowercase).as_deref())
+                        .and_then(|rule| rule.matches(&windows_reading(&subject.text.to_lowercase())))
+                        == Some(true);
+                    if !ascii_only && !subject.text.is_ascii() {
+                        tally.note("path: matched only in a Unicode reading (folding, NFC or NFD, HFS+-ignored code points)");
+                    }
                 }
+                // An allow rule holds only under every platform's reading: as written and as
+                // Windows reads it.
+                let answer = if strict || answer != Some(true) {
+                    answer
+                } else {
+                    match windows_allow_reading(subject.text) {
+                        Ok(None) => answer,
+                        Ok(Some(read)) => {
+                            let covered = rule.matches(&read) == Some(true);
+                            if !covered {
+                                tally.note("path: allow refused under Windows' reading");
+                            }
+                            Some(covered)
+                        }
+                        Err(()) => {
+                            tally.note("path: allow refused under Windows' reading");
+                            Some(false)
+                        }
+                    }
+                };
                 let answer = if folded { Some(true) } else { answer };
                 let label = match (root.is_some(), strict) {
                     (true, _) => "path with a root",
@@ -798,12 +831,80 @@ impl Trial {
     }
 }
 
+/// The code points HFS+ ignores in names, from git's `is_hfs_dotgit` (utf8.c, the CVE-2014-9390
+/// fix): U+200C–U+200F, U+202A–U+202E, U+206A–U+206F, U+FEFF.
+const HFS_IGNORED: &[std::ops::RangeInclusive<char>] =
+    &['\u{200c}'..='\u{200f}', '\u{202a}'..='\u{202e}', '\u{206a}'..='\u{206f}', '\u{feff}'..='\u{feff}'];
+
+/// Unicode's canonical caseless form (D145: NFD, full case folding, NFD) with the code points
+/// HFS+ ignores dropped, from other maintainers than the engine's: `unicode-normalization` and
+/// ICU4X's full case folding (lowercased, as Cherokee folds to capitals).
+fn caseless_nfd(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let kept: String = text.chars().filter(|c| !HFS_IGNORED.iter().any(|r| r.contains(c))).collect();
+    let folded = icu_casemap::CaseMapper::new().fold_string(&kept.nfd().collect::<String>()).into_owned();
+    folded.chars().flat_map(char::to_lowercase).nfd().collect()
+}
+
+/// Both Unicode forms of a folded text: NFC and NFD.
+fn both_forms(nfd: &str) -> [String; 2] {
+    use unicode_normalization::UnicodeNormalization;
+    [nfd.nfc().collect(), nfd.to_owned()]
+}
+
+/// Whether Windows reads `text` as a path outside every directory (a share, a device namespace, a
+/// drive-relative path, a reserved device name: Microsoft's "Naming Files, Paths, and
+/// Namespaces"), or else the path it reads, `\\` a separator, streams and trailing dots and
+/// spaces cut; `Ok(None)` when it reads as written.
+fn windows_allow_reading(text: &str) -> Result<Option<String>, ()> {
+    let names: Vec<&str> = text.split(['/', '\\']).collect();
+    let device = |name: &str| {
+        let stem = name.split('.').next().unwrap_or_default().trim_end_matches(' ').to_ascii_uppercase();
+        ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(&stem.as_str())
+            || ["COM", "LPT"]
+                .iter()
+                .any(|p| stem.strip_prefix(p).is_some_and(|n| n.chars().count() == 1 && "0123456789\u{b9}\u{b2}\u{b3}".contains(n)))
+    };
+    let unc = text.starts_with("//")
+        || text.starts_with("\\\\")
+        || text.starts_with("\\\\")
+        || text.starts_with("/\\")
+        || text.starts_with("\\/");
+    let device_namespace = text.starts_with("\\??\\") || text.starts_with("/??/") || text.starts_with("\\??/") || text.starts_with("/??\\");
+    let first = names.first().copied().unwrap_or_default();
+    let drive = first.len() >= 2 && first.as_bytes()[0].is_ascii_alphabetic() && first.as_bytes()[1] == b':';
+    if unc || device_namespace || (drive && (first.len() > 2 || names.len() == 1)) || names.iter().any(|n| device(n)) {
+        return Err(());
+    }
+    let odd = |n: &&str| n.contains(':') || (*n != "." && *n != ".." && (n.ends_with('.') || n.ends_with(' ')));
+    if !text.contains('\\') && !names.iter().any(odd) {
+        return Ok(None);
+    }
+    let read: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if (i == 0 && drive) || *n == "." || *n == ".." {
+                return (*n).to_owned();
+            }
+            let cut = n.split(':').next().unwrap_or_default().trim_end_matches(['.', ' ']);
+            if cut.is_empty() && !n.is_empty() {
+                ".".to_owned()
+            } else {
+                cut.to_owned()
+            }
+        })
+        .collect();
+    let joined = read.join("/");
+    Ok(Some(if drive { format!("/{joined}") } else { joined }))
+}
+
 /// The path a lenient platform opens for `text`, written from Microsoft's "Naming Files, Paths,
-/// and Namespaces" and "File Streams": case folded, `\\` a separator, the `\\?\`, `\\.\`,
+/// and Namespaces" and "File Streams": case folded (in NFD, see [`caseless_nfd`]), `\\` a separator, the `\\?\`, `\\.\`,
 /// `\??\` prefixes (and `UNC\`) gone, a drive the root's first name, a stream (`:…`) and trailing
 /// dots and spaces cut from every other name.
 fn windows_reading(text: &str) -> String {
-    let lower: String = text.chars().flat_map(char::to_lowercase).map(|c| if c == '\\' { '/' } else { c }).collect();
+    let lower: String = caseless_nfd(text).chars().map(|c| if c == '\\' { '/' } else { c }).collect();
     let mut rest = lower.as_str();
     let mut unc = false;
     for prefix in ["//?/", "//./", "/??/"] {
@@ -974,12 +1075,30 @@ fn plain_text(next: Next<'_>) -> String {
 
 /// A path as a tool may name it: absolute or relative, with `.`, `..`, `//`, `~` and a trailing `/`.
 fn path_text(next: Next<'_>) -> String {
-    let mut path = pick(next, &["", "", "", "", "/", "/p/", "/p/", "./", "./", "../", "~/", "//", "/p/q/../"]).to_owned();
-    let names = ["p", "src", "src", "x", ".env", ".env", ".envrc", "..", ".", "", "~", "a1", "b.rs", "q", "bc"];
-    // Other platforms' spellings of the same names: case, trailing dots and spaces, streams.
-    let spellings = ["SRC", ".ENV", ".env.", ".env ", ".env::$DATA", "Src:x", "P"];
-    let parts: Vec<&str> = (0..1 + next(4)).map(|_| if next(5) == 0 { pick(next, &spellings) } else { pick(next, &names) }).collect();
-    let separator = if next(6) == 0 { "\\" } else { "/" };
+    let leads = ["", "", "", "", "/", "/p/", "/p/", "./", "./", "../", "~/", "//", "/p/q/../", "\\\\h\\s\\", "C:", "c:/p/"];
+    let mut path = pick(next, &leads).to_owned();
+    let names = ["p", "src", "src", "x", ".env", ".env", ".envrc", "..", ".", "", "~", "a1", "b.rs", "q", "bc", "s\u{e9}c"];
+    // Other platforms' spellings of the same names: case, trailing dots and spaces, streams, a
+    // device name; and Unicode's: long s and the Kelvin sign (CaseFolding.txt), a code point
+    // HFS+ ignores, a letter composed, decomposed or in capitals.
+    let spellings = [
+        "SRC",
+        ".ENV",
+        ".env.",
+        ".env ",
+        ".env::$DATA",
+        "Src:x",
+        "P",
+        "nul.txt",
+        "\u{17f}rc",
+        ".e\u{200c}nv",
+        "\u{212a}",
+        "se\u{301}c",
+        "S\u{c9}C",
+        "\u{feff}p",
+    ];
+    let parts: Vec<&str> = (0..1 + next(4)).map(|_| if next(4) == 0 { pick(next, &spellings) } else { pick(next, &names) }).collect();
+    let separator = if next(5) == 0 { "\\" } else { "/" };
     path.push_str(&parts.join(separator));
     if next(6) == 0 {
         path.push('/');
@@ -1140,7 +1259,29 @@ fn tokens_rule(next: Next<'_>) -> Rule {
 }
 
 fn path_rule(next: Next<'_>, root: bool) -> Rule {
-    let segments = ["src", "src", "*", "**", "**", ".env", ".env*", "a?", "[ab]*", "[!a]*", "[a-c]1", "~", "x", "p", "*.rs", "\\*", "q"];
+    let segments = [
+        "src",
+        "src",
+        "*",
+        "**",
+        "**",
+        ".env",
+        ".env*",
+        "a?",
+        "[ab]*",
+        "[!a]*",
+        "[a-c]1",
+        "~",
+        "x",
+        "p",
+        "*.rs",
+        "\\*",
+        "q",
+        "s\u{e9}c",
+        "se\u{301}c",
+        "k",
+        "s?c",
+    ];
     let lead = pick(next, &["", "", "", "/", "/p/", "/p/", "//", "./", "**/"]);
     let body: Vec<&str> = (0..1 + [0, 0, 1, 2][next(4)]).map(|_| pick(next, &segments)).collect();
     let mut pattern = format!("{lead}{}", body.join("/"));
@@ -1515,7 +1656,15 @@ fn token_prefixes_match_the_unquoted_words_exactly_in_every_list() {
 #[test]
 fn path_rules_with_a_root_match_gitignore_patterns_below_it() {
     let tally = run(0x5EED_0006, 1000, 8, ANY_LIST, |next| path_rule(next, true), &[Input::Path]);
-    tally.assert_both_answers(0.04, &["path with a root"], &[("path: matched only as another platform spells it", 200)]);
+    tally.assert_both_answers(
+        0.04,
+        &["path with a root"],
+        &[
+            ("path: matched only as another platform spells it", 200),
+            ("path: matched only in a Unicode reading (folding, NFC or NFD, HFS+-ignored code points)", 25),
+            ("path: allow refused under Windows' reading", 100),
+        ],
+    );
 }
 
 #[test]
@@ -1524,7 +1673,11 @@ fn path_rules_without_a_root_fail_closed_only_in_deny_and_confirm_lists() {
     tally.assert_both_answers(
         0.04,
         &["path without a root in allow", "path without a root in deny/confirm"],
-        &[("path: cannot relate, matched in deny/confirm", 500)],
+        &[
+            ("path: cannot relate, matched in deny/confirm", 500),
+            ("path: matched only in a Unicode reading (folding, NFC or NFD, HFS+-ignored code points)", 150),
+            ("path: allow refused under Windows' reading", 80),
+        ],
     );
 }
 
