@@ -247,6 +247,8 @@ pub struct FoldedPattern {
 
 impl FoldedPattern {
     /// `None` when the folded text is no pattern (then the rule as written still stands).
+    // Path rules compile only with the `analysis` feature (see `TextMatching`).
+    #[cfg_attr(not(feature = "analysis"), allow(dead_code))]
     fn new(pattern: &str, root: Option<&str>) -> Option<Self> {
         let (pattern, pattern_nfd) = super::path::folded_rule_text(pattern);
         let (root, root_nfd) = root.map(super::path::folded_rule_text).unzip();

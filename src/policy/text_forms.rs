@@ -229,7 +229,7 @@ pub(crate) enum Form {
 }
 
 /// A host as the WHATWG URL Standard's host parser reads it for an `http(s)` URL ("host
-/// parsing": percent-decoding, IDNA's UTS #46 processing to ASCII, the IPv4 parser's decimal,
+/// parsing": percent-decoding, IDNA's UTS 46 processing to ASCII, the IPv4 parser's decimal,
 /// octal, hexadecimal and shortened forms, the IPv6 parser), serialized: `0x7f.1` is
 /// `127.0.0.1`, `[::FFFF:127.0.0.1]` is `[::ffff:7f00:1]`, `BÜCHER.example` is
 /// `xn--bcher-kva.example`. `None` when the parser refuses it.

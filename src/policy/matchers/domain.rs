@@ -137,7 +137,7 @@ pub struct UrlHost {
 /// The host of an `http(s)` URL as a URL parser reads it; `None` for anything that is not
 /// plainly such a URL — other schemes, backslashes, whitespace or control characters,
 /// percent-escapes in the authority (curl does not decode them, a WHATWG parser does), IDNA's
-/// deviation characters (`ß`, `ς`, the zero-width joiner and non-joiner, which UTS #46's
+/// deviation characters (`ß`, `ς`, the zero-width joiner and non-joiner, which UTS 46's
 /// transitional and nontransitional processing map to different hosts), more than one `@`, an
 /// empty host, a bad port, a host the parser refuses. Such a URL never matches an allow rule,
 /// and matches every deny and confirm domain rule.

@@ -428,7 +428,7 @@ fn inet_aton(text: &str) -> Option<std::net::Ipv4Addr> {
     Some(std::net::Ipv4Addr::from(u32::try_from(value).ok()?))
 }
 
-/// Internationalised names the generators use, in their IDNA (UTS #46) ASCII form. Source: the
+/// Internationalised names the generators use, in their IDNA (UTS 46) ASCII form. Source: the
 /// RFC 3492 and IDNA examples (`bücher` is `xn--bcher-kva`), checked against any browser's `URL`.
 const IDN: &[(&str, &str)] = &[("b\u{fc}cher.example", "xn--bcher-kva.example"), ("ex\u{e4}mple.com", "xn--exmple-cua.com")];
 
