@@ -195,14 +195,17 @@ pub fn windows_reading(raw: &str) -> WindowsReading {
 /// "Naming Files, Paths, and Namespaces": CON, PRN, AUX, NUL, COM0–COM9, COM¹²³, LPT0–LPT9,
 /// LPT¹²³; and `CreateFile`'s `CONIN$`, `CONOUT$`.
 fn is_dos_device(part: &str) -> bool {
+    // Compared without allocating: every path an allow rule matches passes here.
     let name = part.split('.').next().unwrap_or(part).trim_end_matches(' ');
-    let upper = name.to_ascii_uppercase();
     let numbered = |prefix: &str| {
-        upper
-            .strip_prefix(prefix)
-            .is_some_and(|n| matches!(n, "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "\u{B9}" | "\u{B2}" | "\u{B3}"))
+        name.get(..3).is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+            && name
+                .get(3..)
+                .is_some_and(|n| matches!(n, "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "\u{B9}" | "\u{B2}" | "\u{B3}"))
     };
-    matches!(upper.as_str(), "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$") || numbered("COM") || numbered("LPT")
+    ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].iter().any(|device| name.eq_ignore_ascii_case(device))
+        || numbered("COM")
+        || numbered("LPT")
 }
 
 #[cfg(test)]
