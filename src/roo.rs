@@ -396,6 +396,19 @@ mod tests {
         assert!(ModePolicy::new(&m, &servers()).check_resource("weather-server").is_err());
     }
 
+    /// A call naming its server and tool in one `server:tool` string meets the mode's
+    /// restrictions as the pair does; a name holding ':' (which no MCP name holds) is never allowed.
+    #[test]
+    fn a_call_of_the_wrong_shape_never_passes_a_disallowed_server() {
+        let m = ModePolicy::new(&mode(r#"{"slug":"m","mcpRestrictions":{"disallowedServers":["evil"]}}"#), &servers());
+        let decide = |inputs: &[&str]| m.policy().decide(USE_MCP_TOOL, &inputs.iter().map(|i| (*i).to_owned()).collect::<Vec<_>>()).outcome;
+        assert_eq!(decide(&["evil:x"]), Outcome::Deny);
+        assert_eq!(decide(&["evil", "x"]), Outcome::Deny);
+        assert_eq!(decide(&["docs-server:search"]), Outcome::Allow);
+        assert!(m.check_tool("evil:x", "").is_err() && m.check_tool("evil", "x:y").is_err());
+        assert!(m.check_tool("docs-server", "search").is_ok());
+    }
+
     #[test]
     fn tool_lists() {
         let m = ModeConfig {

@@ -512,3 +512,24 @@ mod erased {
         }
     }
 }
+
+/// In a wasm build the core reads hosts and normalizes paths through the JavaScript runtime
+/// (`URL`, `String.prototype.normalize`: `src/policy/text_forms.rs`); Node's and Chromium's give
+/// what the crates give natively.
+#[wasm_bindgen_test]
+fn the_runtime_reads_hosts_and_unicode_as_the_native_build_does() {
+    use toolgate::policy::text_forms::{caseless, composed, whatwg_host};
+    assert_eq!(whatwg_host("0x7f.1").as_deref(), Some("127.0.0.1"));
+    assert_eq!(whatwg_host("2852039166").as_deref(), Some("169.254.169.254"));
+    assert_eq!(whatwg_host("[::FFFF:127.0.0.1]").as_deref(), Some("[::ffff:7f00:1]"));
+    assert_eq!(whatwg_host("B\u{dc}CHER.example").as_deref(), Some("xn--bcher-kva.example"));
+    assert_eq!(whatwg_host("1.2.3.4.5"), None);
+    assert_eq!(caseless("S\u{c9}CRETS"), "se\u{301}crets");
+    assert_eq!(composed("se\u{301}crets"), "s\u{e9}crets");
+    let spec = r#"{"defaultMode":"allow","layers":[{"name":"u","tools":{"fetch":{"alwaysDeny":[{"domain":"127.0.0.1"}]},"edit_file":{"alwaysDeny":[{"path":"/repo/s\u00e9crets/**"}]}}}]}"#;
+    let policy = toolgate::policy::Policy::new(serde_json::from_str(spec).unwrap());
+    for (tool, input) in [("fetch", "http://2130706433/"), ("fetch", "http://[::ffff:127.0.0.1]/"), ("edit_file", "/repo/se\u{301}crets/a")]
+    {
+        assert_eq!(policy.decide(tool, &[input.to_owned()]).outcome, toolgate::policy::Outcome::Deny, "{input}");
+    }
+}

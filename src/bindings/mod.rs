@@ -26,6 +26,8 @@ pub(crate) mod kept_texts;
 pub mod mcp;
 #[cfg(target_arch = "wasm32")]
 mod pair_buffer;
+#[cfg(all(target_arch = "wasm32", feature = "analysis"))]
+pub(crate) mod runtime;
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod session;
 #[cfg(all(target_arch = "wasm32", feature = "tools"))]

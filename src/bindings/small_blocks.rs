@@ -219,7 +219,7 @@ mod tests {
                     live.push(block);
                 }
             }
-            assert!(live.iter().all(|b| b.ptr as usize % b.layout.align() == 0), "misaligned");
+            assert!(live.iter().all(|b| (b.ptr as usize).is_multiple_of(b.layout.align())), "misaligned");
             if step % 1_000 == 0 {
                 let mut spans: Vec<(usize, usize)> = live.iter().map(|b| (b.ptr as usize, b.ptr as usize + b.layout.size())).collect();
                 spans.sort_unstable();

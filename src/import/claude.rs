@@ -247,7 +247,10 @@ fn translate(rule: &str, list: ListKind, anchors: &Anchors<'_>) -> Translated {
         ),
         ("WebFetch", None) => Translated::new(Translation::Exact, None).all_of(&[FETCH], list),
         ("WebFetch", Some(spec)) => match spec.trim().strip_prefix("domain:") {
-            Some(domain) => Translated::new(Translation::Exact, None).to(&[FETCH], list, &RuleSpec::domain(domain.trim())),
+            Some(domain) => {
+                let (translation, why) = super::domain_translation(domain.trim(), list);
+                Translated::new(translation, why).to(&[FETCH], list, &RuleSpec::domain(domain.trim()))
+            }
             None => Translated::new(
                 Translation::Impossible,
                 Some("Claude Code matches WebFetch rules only by `domain:`; this one matches nothing".into()),

@@ -181,9 +181,16 @@ fn translate(entry: &str, list: ListKind, context: &ImportContext) -> (Targets, 
         ("WebFetch", None | Some("*")) => (all(&[FETCH]), Translation::Exact, None),
         ("WebFetch", Some(domain)) => {
             let host = domain.split_once("://").map_or(domain, |(_, rest)| rest);
-            let host = host.split(['/', ':']).next().unwrap_or_default();
+            // An IPv6 address keeps its brackets and colons; a port or path is cut.
+            let host = match host.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+                Some((address, _)) => address,
+                None => host.split(['/', ':']).next().unwrap_or_default(),
+            };
             match crate::policy::matchers::DomainGlob::new(host) {
-                Ok(_) => (to(&[FETCH], &RuleSpec::domain(host)), Translation::Exact, None),
+                Ok(_) => {
+                    let (translation, why) = super::domain_translation(host, list);
+                    (to(&[FETCH], &RuleSpec::domain(host)), translation, why)
+                }
                 Err(e) => (Vec::new(), Translation::Impossible, Some(e)),
             }
         }

@@ -162,6 +162,20 @@ pub enum Translation {
     Impossible,
 }
 
+/// How a source's domain rule translates. toolgate reads the rule and the URL's host as a WHATWG
+/// URL parser does (`http://2130706433/` is `127.0.0.1`), as the agents' own URL parsers read a
+/// host; a deny or ask rule on an IPv4 address also meets its IPv4-mapped IPv6 spelling
+/// (`[::ffff:127.0.0.1]`, RFC 4291 §2.5.5.2), which a source comparing host names does not: stricter.
+pub(crate) fn domain_translation(domain: &str, list: ListKind) -> (Translation, Option<String>) {
+    let address = crate::policy::matchers::DomainGlob::new(domain).is_ok_and(|glob| glob.names_an_ipv4_address());
+    if address && list != ListKind::AlwaysAllow {
+        let why = "toolgate also refuses or asks for the address's other form, IPv4 or IPv4-mapped IPv6 ([::ffff:a.b.c.d]), which connects to the same host";
+        (Translation::Stricter, Some(why.to_owned()))
+    } else {
+        (Translation::Exact, None)
+    }
+}
+
 /// Where a translated rule sits in the policy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

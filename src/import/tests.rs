@@ -170,6 +170,24 @@ fn claude_webfetch_and_mcp_rules() {
     assert_eq!(widened.translation, Translation::Stricter);
 }
 
+/// An imported rule on an address meets every spelling a URL parser reads as it, and the report
+/// says where that is stricter than comparing host names: the IPv4-mapped IPv6 form.
+#[test]
+fn claude_webfetch_rules_on_addresses_meet_every_spelling() {
+    let r = claude_user(r#"{ "allow": ["WebFetch(domain:*)"], "deny": ["WebFetch(domain:169.254.169.254)"] }"#);
+    for url in
+        ["http://169.254.169.254/", "http://2852039166/", "http://0xa9fea9fe/", "http://0251.0376.0251.0376/", "http://[::ffff:a9fe:a9fe]/"]
+    {
+        assert_eq!(decide(&r, FETCH, &[url]), Deny, "{url}");
+    }
+    assert_eq!(decide(&r, FETCH, &["https://example.com/"]), Allow);
+    let metadata = r.report.iter().find(|e| e.rule == "WebFetch(domain:169.254.169.254)").unwrap();
+    assert_eq!(metadata.translation, Translation::Stricter);
+    assert!(metadata.why.as_deref().is_some_and(|why| why.contains("IPv4-mapped")), "{metadata:?}");
+    let any = r.report.iter().find(|e| e.rule == "WebFetch(domain:*)").unwrap();
+    assert_eq!(any.translation, Translation::Exact);
+}
+
 #[test]
 fn claude_bare_tools_globs_and_modes() {
     let r = claude_user(r#"{ "deny": ["WebFetch", "mcp__*"], "ask": ["*"], "allow": ["Read"], "defaultMode": "dontAsk" }"#);

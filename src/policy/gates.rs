@@ -176,6 +176,19 @@ fn path_items<'a>(items: &'a Items<'_>) -> impl Iterator<Item = (&'a str, String
     items.list.iter().filter(|i| i.kind == ItemKind::Path).map(|i| (i.text.as_str(), normalize_path(&i.text)))
 }
 
+/// A path's readings on every platform, normalised: as written (POSIX), and as Windows reads it
+/// when that differs; `None` for a path Windows reads as outside every directory (a share, a
+/// device, a drive-relative path: [`super::path::windows_reading`]).
+fn readings(raw: &str) -> Option<Vec<String>> {
+    let mut all = vec![normalize_path(raw)];
+    match super::path::windows_reading(raw) {
+        super::path::WindowsReading::Same => {}
+        super::path::WindowsReading::Outside(_) => return None,
+        super::path::WindowsReading::Path(read) => all.push(normalize_path(&read)),
+    }
+    Some(all)
+}
+
 /// The built-in `rm` guard on a command line's items, and on its raw text where the analysis
 /// cannot vouch for what runs.
 #[cfg(feature = "analysis")]
@@ -255,10 +268,13 @@ pub(crate) fn check(when: &Condition, policy: &Policy, rules: Option<&ToolIndex>
             let item = items.commands().find(|c| !c.hazards.is_empty()).or_else(|| items.list.iter().find(|i| !i.hazards.is_empty()))?;
             Some(Hit { item: Some(item.text.clone()), rule: None, detail: item.hazards.first().map(|h| h.why.clone()) })
         }
-        Condition::HiddenPath => path_items(items).find(|(_, normal)| is_hidden(normal)).map(|(_, normal)| Hit::item(&normal)),
-        Condition::OutsideRoots { roots } => {
-            path_items(items).find(|(_, normal)| !inside_roots(normal, roots)).map(|(_, normal)| Hit::item(&normal))
-        }
+        // Under any platform's reading: `a\.env` is hidden, `src/..\..\x` and `\\host\share\x` outside.
+        Condition::HiddenPath => path_items(items)
+            .find(|(raw, normal)| is_hidden(normal) || readings(raw).is_some_and(|all| all.iter().any(|r| is_hidden(r))))
+            .map(|(_, normal)| Hit::item(&normal)),
+        Condition::OutsideRoots { roots } => path_items(items)
+            .find(|(raw, _)| readings(raw).is_none_or(|all| all.iter().any(|r| !inside_roots(r, roots))))
+            .map(|(_, normal)| Hit::item(&normal)),
         Condition::InvalidName => items.list.iter().find_map(|i| {
             let (server, tool) = i.pair()?;
             let error = validate_name(server, NameKind::Server).and_then(|()| validate_name(tool, NameKind::Tool)).err()?;

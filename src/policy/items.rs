@@ -274,8 +274,23 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
             }
         }
         InputKind::McpCall => match inputs {
+            // One `server:tool` string, as MCP entries and Cursor's allowlist write a call: an MCP
+            // server or tool name never holds `:` (it separates them: `crate::mcp::name`), so its
+            // one `:` splits it and rules meet the server and the tool. Read as a server alone, a
+            // deny rule on `gh:delete_repo` would never meet `"gh:delete_repo"`.
+            [call] if call.matches(':').count() == 1 && !call.starts_with(':') && !call.ends_with(':') => {
+                let mut item = ItemVerdict::plain(call.clone(), ItemKind::Call);
+                item.pair_split = call.find(':');
+                items.list = vec![item];
+            }
             [server] | [server, _] => {
                 let tool = inputs.get(1).map_or("", String::as_str);
+                if server.contains(':') || tool.contains(':') {
+                    // More than one `:`, or one at an end: no reading of the names is sure.
+                    items.cannot_vouch = Some(format!(
+                        "an MCP server or tool name never holds ':', which separates them; \"{server}\" and \"{tool}\" cannot be read"
+                    ));
+                }
                 // Joined by hand: `format!` costs more than the rest of an MCP decision's items.
                 let mut text = String::with_capacity(server.len() + 1 + tool.len());
                 text.push_str(server);

@@ -32,6 +32,7 @@ pub(crate) mod rules;
 pub mod secrets;
 #[cfg(feature = "analysis")]
 mod suggest;
+pub mod text_forms;
 mod trust;
 mod word_index;
 

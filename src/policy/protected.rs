@@ -15,9 +15,10 @@
 
 use super::literal_sieve::LiteralSieve;
 use super::matchers::PathPattern;
-use super::path::any_platform_spelling;
+use super::path::{any_platform_spelling, folded_rule_text};
 use super::{LayerKind, LayerSpec};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// A built-in entry: the pattern, why writes to it ask, and where the need was shown.
@@ -157,6 +158,9 @@ pub struct ProtectedPath {
 #[derive(Debug, Clone)]
 struct Compiled {
     matcher: Result<PathPattern, String>,
+    /// The pattern in its decomposed (NFD) form, where that differs, for a path's decomposed form
+    /// (with its literal).
+    decomposed: Option<(PathPattern, String)>,
     /// The pattern's longest run of plain characters within a name (`.vscode`, `.code-workspace`):
     /// a path without it cannot match, so most paths skip the matcher. Measured on an allowed
     /// `edit_file src/app/main.rs` (native, release, minimum of five alternating runs): 450 ns a
@@ -204,10 +208,14 @@ pub(crate) fn required_literal(pattern: &str) -> String {
 }
 
 fn compile(pattern: &str, layer: Option<&str>, why: &str, source: &str) -> Compiled {
-    let anchored = if pattern.starts_with('/') { pattern.to_lowercase() } else { format!("/**/{}", pattern.to_lowercase()) };
+    // Case-folded as paths are, in both Unicode forms (`super::path::any_platform_spelling`).
+    let anchor = |folded: &str| if folded.starts_with('/') { folded.to_owned() } else { format!("/**/{folded}") };
+    let (composed, decomposed) = folded_rule_text(pattern);
+    let decomposed = decomposed.and_then(|text| Some((PathPattern::new(&anchor(&text), None).ok()?, required_literal(&text))));
     Compiled {
-        matcher: PathPattern::new(&anchored, None),
-        literal: required_literal(pattern),
+        matcher: PathPattern::new(&anchor(&composed), None),
+        decomposed,
+        literal: required_literal(&composed),
         entry: ProtectedPath { entry: pattern.to_owned(), layer: layer.map(str::to_owned), why: why.to_owned(), source: source.to_owned() },
     }
 }
@@ -288,21 +296,34 @@ impl ProtectedPaths {
         !self.added.is_empty() || texts.any(|text| !text.is_ascii() || sieve.present(text) != 0)
     }
 
-    /// The entry protecting `path`, if one does.
+    /// The entry protecting `path`, if one does: any of its spellings, each Unicode form against
+    /// the entries' own.
     pub fn protecting(&self, path: &str) -> Option<ProtectedPath> {
-        let mut spelled = any_platform_spelling(path);
-        if !spelled.starts_with('/') {
-            // A relative path lies below some directory: the entries match at any depth.
-            spelled.insert(0, '/');
+        let spelled = any_platform_spelling(path);
+        let decomposed = spelled.forms().nth(1).is_some();
+        self.protecting_form(spelled.composed(), false)
+            .or_else(|| decomposed.then(|| self.protecting_form(spelled.decomposed(), true)).flatten())
+    }
+
+    /// [`ProtectedPaths::protecting`] for one form of a path's spelling (`decomposed`: its NFD form).
+    fn protecting_form(&self, spelled: &str, decomposed: bool) -> Option<ProtectedPath> {
+        // A relative path lies below some directory: the entries match at any depth.
+        let anchored: Cow<'_, str> = if spelled.starts_with('/') { Cow::Borrowed(spelled) } else { Cow::Owned(format!("/{spelled}")) };
+        let spelled = anchored.as_ref();
+        fn form(c: &Compiled, decomposed: bool) -> (Result<&PathPattern, &String>, &str) {
+            match (&c.decomposed, decomposed) {
+                (Some((pattern, literal)), true) => (Ok(pattern), literal.as_str()),
+                _ => (c.matcher.as_ref(), c.literal.as_str()),
+            }
         }
         let lifted = |c: &Compiled| c.entry.layer.is_none() && self.lifted.iter().any(|l| l.eq_ignore_ascii_case(&c.entry.entry));
         let set = built_in_set();
-        let present = set.sieve.present(&spelled);
+        let present = set.sieve.present(spelled);
         let built_ins = set.entries.iter().enumerate().filter(|(bit, _)| present & (1u64 << bit) != 0).map(|(_, c)| c);
-        let added = self.added.iter().filter(|c| c.matcher.is_err() || spelled.contains(c.literal.as_str()));
+        let added = self.added.iter().filter(|c| c.matcher.is_err() || spelled.contains(form(c, decomposed).1));
         for compiled in built_ins.filter(|c| !lifted(c)).chain(added) {
-            match &compiled.matcher {
-                Ok(pattern) if pattern.matches(&spelled) == Some(true) => return Some(compiled.entry.clone()),
+            match form(compiled, decomposed).0 {
+                Ok(pattern) if pattern.matches(spelled) == Some(true) => return Some(compiled.entry.clone()),
                 Ok(_) => {}
                 Err(error) => {
                     let mut entry = compiled.entry.clone();
@@ -377,7 +398,7 @@ mod tests {
             let path: String = (0..1 + next(7)).map(|_| path_pieces[next(path_pieces.len())]).collect();
             let compiled = compile(&pattern, None, "", "");
             let Ok(matcher) = &compiled.matcher else { continue };
-            let mut spelled = any_platform_spelling(&path);
+            let mut spelled = any_platform_spelling(&path).composed().to_owned();
             if !spelled.starts_with('/') {
                 spelled.insert(0, '/');
             }

@@ -18,6 +18,7 @@ use super::literal_program::LiteralProgram;
 use super::literal_sieve::LiteralSieve;
 use super::matchers::{CommandGlob, DomainGlob, PathPattern, TokenPrefix};
 use super::pair_index::{PairIndex, PairPattern};
+use super::path::WindowsReading;
 #[cfg(feature = "analysis")]
 use super::regex_facts::regex_facts;
 use super::word_index::WordIndex;
@@ -216,13 +217,16 @@ pub enum Matcher {
     /// program's path to the rules for its name, through the item's forms.
     Tokens(TokenPrefix, TextMatching),
     /// A path pattern; `fail_closed` (deny and confirm lists) when a path it cannot relate matches.
-    /// `any_spelling` (deny and confirm lists): the pattern in lower case, matched against the
+    /// `any_spelling` (deny and confirm lists): the pattern case-folded, matched against the
     /// path as the most lenient platform reads it ([`super::path::any_platform_spelling`]), so
-    /// `.GIT/config`, `.git./config` and `\\?\C:\r\.git\config` meet a rule on `.git/**`.
+    /// `.GIT/config`, `.git./config`, `.g\u{200C}it/config` and `\\?\C:\r\.git\config` meet a
+    /// rule on `.git/**`. An allow rule (not `fail_closed`) must hold under every platform's
+    /// reading: as written and as Windows reads it ([`super::path::windows_reading`]), so
+    /// `src/..\..\etc\passwd` and `\\host\share\x` are not inside a rule rooted in `src`.
     Path {
         pattern: PathPattern,
         fail_closed: bool,
-        any_spelling: Option<Box<PathPattern>>,
+        any_spelling: Option<Box<FoldedPattern>>,
         text: TextMatching,
     },
     /// A domain glob; `fail_closed` (deny and confirm lists) when a URL that does not parse matches.
@@ -231,6 +235,39 @@ pub enum Matcher {
         fail_closed: bool,
         text: TextMatching,
     },
+}
+
+/// A path pattern and its root case-folded ([`super::path::folded_rule_text`]), in the Unicode
+/// forms a path is spelled in: the composed one, and the decomposed one where it differs.
+#[derive(Debug, Clone)]
+pub struct FoldedPattern {
+    composed: PathPattern,
+    decomposed: Option<PathPattern>,
+}
+
+impl FoldedPattern {
+    /// `None` when the folded text is no pattern (then the rule as written still stands).
+    // Path rules compile only with the `analysis` feature (see `TextMatching`).
+    #[cfg_attr(not(feature = "analysis"), allow(dead_code))]
+    fn new(pattern: &str, root: Option<&str>) -> Option<Self> {
+        let (pattern, pattern_nfd) = super::path::folded_rule_text(pattern);
+        let (root, root_nfd) = root.map(super::path::folded_rule_text).unzip();
+        let composed = PathPattern::new(&pattern, root.as_deref()).ok()?;
+        let decomposed = match (pattern_nfd, root_nfd.flatten()) {
+            (None, None) => None,
+            (text, root_text) => PathPattern::new(text.as_deref().unwrap_or(&pattern), root_text.as_deref().or(root.as_deref())).ok(),
+        };
+        Some(FoldedPattern { composed, decomposed })
+    }
+
+    /// Whether any spelling of `path` matches, each Unicode form against the pattern's own;
+    /// `unrelated` when the path cannot be related to the pattern's anchor.
+    fn matches(&self, path: &str, unrelated: bool) -> bool {
+        let spelled = super::path::any_platform_spelling(path);
+        let one_form = self.decomposed.is_none() && spelled.forms().nth(1).is_none();
+        self.composed.matches(spelled.composed()).unwrap_or(unrelated)
+            || (!one_form && self.decomposed.as_ref().unwrap_or(&self.composed).matches(spelled.decomposed()).unwrap_or(unrelated))
+    }
 }
 
 /// A regex rule with its prefilter.
@@ -313,14 +350,20 @@ impl Matcher {
                 };
                 tokens.is_match(std::iter::once(name).chain(args.iter().copied()))
             }
-            Matcher::Path { pattern, fail_closed, any_spelling, .. } => {
-                let unrelated = *fail_closed && !subject.guessed_path;
-                pattern.matches(subject.text).unwrap_or(unrelated)
-                    || any_spelling
-                        .as_ref()
-                        .is_some_and(|folded| folded.matches(&super::path::any_platform_spelling(subject.text)).unwrap_or(unrelated))
+            Matcher::Path { pattern, fail_closed: false, .. } => {
+                pattern.matches(subject.text) == Some(true)
+                    && match super::path::windows_reading(subject.text) {
+                        WindowsReading::Same => true,
+                        WindowsReading::Outside(_) => false,
+                        WindowsReading::Path(read) => pattern.matches(&read) == Some(true),
+                    }
             }
-            Matcher::Domain { glob, fail_closed, .. } => glob.matches_url(subject.text).unwrap_or(*fail_closed),
+            Matcher::Path { pattern, fail_closed: true, any_spelling, .. } => {
+                let unrelated = !subject.guessed_path;
+                pattern.matches(subject.text).unwrap_or(unrelated)
+                    || any_spelling.as_ref().is_some_and(|folded| folded.matches(subject.text, unrelated))
+            }
+            Matcher::Domain { glob, fail_closed, .. } => glob.matches_url(subject.text, *fail_closed).unwrap_or(*fail_closed),
         }
     }
 
@@ -366,8 +409,7 @@ fn compile_text_rule(kind: MatcherKind, rule: &RuleSpec) -> Result<Matcher, Stri
         MatcherKind::Tokens => TokenPrefix::new(rule.text()).map(|tokens| Matcher::Tokens(tokens, text)),
         MatcherKind::Path => {
             let pattern = PathPattern::new(rule.text(), rule.root.as_deref())?;
-            let lower = rule.root.as_deref().map(str::to_lowercase);
-            let any_spelling = PathPattern::new(&rule.text().to_lowercase(), lower.as_deref()).ok().map(Box::new);
+            let any_spelling = FoldedPattern::new(rule.text(), rule.root.as_deref()).map(Box::new);
             Ok(Matcher::Path { pattern, fail_closed: true, any_spelling, text })
         }
         MatcherKind::Domain => DomainGlob::new(rule.text()).map(|glob| Matcher::Domain { glob, fail_closed: true, text }),

@@ -107,19 +107,23 @@ pub(crate) fn may_name_secret(text: &str) -> bool {
     !text.is_ascii() || list.sieve.present(text) != 0 || list.compiled.iter().any(|c| c.bit.is_none())
 }
 
-/// The secret `path` names, in any spelling a platform reads as it; `None` for other paths.
+/// The secret `path` names, in any spelling a platform reads as it (each Unicode form of it: the
+/// entries are ASCII, so one form of theirs meets both); `None` for other paths.
 pub(crate) fn secret(path: &str) -> Option<&'static Secret> {
+    let spelled = any_platform_spelling(path);
+    let found = spelled.forms().find_map(secret_in_form);
+    found
+}
+
+fn secret_in_form(form: &str) -> Option<&'static Secret> {
     let list = list();
-    let mut spelled = any_platform_spelling(path);
-    if !spelled.starts_with('/') {
-        spelled.insert(0, '/');
-    }
-    let present = list.sieve.present(&spelled);
+    let anchored: std::borrow::Cow<'_, str> = if form.starts_with('/') { form.into() } else { format!("/{form}").into() };
+    let present = list.sieve.present(&anchored);
     list.compiled.iter().find_map(|c| {
         let candidate = c.bit.is_none_or(|bit| present & (1u64 << bit) != 0);
         match &c.pattern {
             _ if !candidate => None,
-            Ok(pattern) => (pattern.matches(&spelled) == Some(true)).then_some(c.secret),
+            Ok(pattern) => (pattern.matches(&anchored) == Some(true)).then_some(c.secret),
             // An entry that does not compile names every path a secret (fail closed).
             Err(_) => Some(c.secret),
         }
@@ -180,7 +184,7 @@ mod tests {
             let scanned = list
                 .compiled
                 .iter()
-                .find(|c| c.pattern.as_ref().is_ok_and(|p| p.matches(&spelled) == Some(true)))
+                .find(|c| c.pattern.as_ref().is_ok_and(|p| p.matches(spelled.composed()) == Some(true)))
                 .map(|c| c.secret.pattern);
             assert_eq!(secret(path).map(|s| s.pattern), scanned, "{path}");
         }

@@ -55,3 +55,20 @@ test('the built-in protected paths are listed with why and where the need was sh
     assert.equal(found.layer, undefined, 'built in');
   }
 });
+
+test('an MCP call of a type the engine cannot read throws a TypeError and never passes a deny rule', () => {
+  const policy = new Policy(table.policies.mcpDenied);
+  try {
+    for (const input of [42, { server: 'gh', tool: 'delete_repo' }, ['gh', 7], [['gh', 'delete_repo']], true]) {
+      assert.throws(() => policy.decide('mcp', input), { name: 'TypeError' }, JSON.stringify(input));
+    }
+    for (const input of ['gh:delete_repo', ['gh:delete_repo'], ['gh', 'delete_repo']]) {
+      assert.equal(policy.decide('mcp', input).outcome, 'deny', JSON.stringify(input));
+    }
+    for (const input of [['gh:delete_repo', ''], 'gh:x:delete_repo', ['gh', 'x', 'delete_repo'], undefined]) {
+      assert.equal(policy.decide('mcp', input).outcome, 'confirm', JSON.stringify(input));
+    }
+  } finally {
+    policy.free();
+  }
+});

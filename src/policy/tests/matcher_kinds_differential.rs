@@ -386,13 +386,78 @@ impl PathRule {
     }
 }
 
+/// A host as a URL parser reaches it: a name, or an address compared as the address it is.
+#[derive(Debug, Clone, PartialEq)]
+enum Host {
+    Name(String),
+    V4(std::net::Ipv4Addr),
+    V6(std::net::Ipv6Addr),
+}
+
+/// An IPv4 address in any of the spellings `inet_aton(3)` accepts, which the WHATWG URL
+/// Standard's IPv4 parser reads alike: one to four parts, each decimal, octal (a leading `0`) or
+/// hexadecimal (`0x`); the last part fills the bytes the others leave (`127.1` is `127.0.0.1`,
+/// `2130706433` is one 32-bit number), every other part is one byte. `None` when it is not one.
+fn inet_aton(text: &str) -> Option<std::net::Ipv4Addr> {
+    let parts: Vec<&str> = text.split('.').collect();
+    if parts.is_empty() || parts.len() > 4 {
+        return None;
+    }
+    let number = |part: &str| -> Option<u64> {
+        let (digits, radix) = if let Some(hex) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
+            (hex, 16)
+        } else if part.len() > 1 && part.starts_with('0') {
+            (&part[1..], 8)
+        } else {
+            (part, 10)
+        };
+        if digits.is_empty() {
+            return (radix == 16).then_some(0);
+        }
+        u64::from_str_radix(digits, radix).ok()
+    };
+    let numbers: Vec<u64> = parts.iter().map(|p| number(p)).collect::<Option<_>>()?;
+    let (last, leading) = numbers.split_last()?;
+    if leading.iter().any(|n| *n > 255) || *last >= 1u64 << (8 * (4 - leading.len())) {
+        return None;
+    }
+    let mut value = *last;
+    for (i, n) in leading.iter().enumerate() {
+        value += n << (8 * (3 - i));
+    }
+    Some(std::net::Ipv4Addr::from(u32::try_from(value).ok()?))
+}
+
+/// Internationalised names the generators use, in their IDNA (UTS 46) ASCII form. Source: the
+/// RFC 3492 and IDNA examples (`bücher` is `xn--bcher-kva`), checked against any browser's `URL`.
+const IDN: &[(&str, &str)] = &[("b\u{fc}cher.example", "xn--bcher-kva.example"), ("ex\u{e4}mple.com", "xn--exmple-cua.com")];
+
+/// A host (no port) as a URL parser reads it: an IPv6 literal between brackets; a name whose last
+/// label is a number (all digits, or `0x` and hexadecimal digits) read as an IPv4 address; a
+/// known internationalised name in its ASCII form; else labels of letters, digits, `-` and `_`
+/// in lower case. One trailing dot is dropped.
+fn read_host(host: &str) -> Option<Host> {
+    if let Some(inside) = host.strip_prefix('[') {
+        return inside.strip_suffix(']')?.parse().ok().map(Host::V6);
+    }
+    let host = host.strip_suffix('.').unwrap_or(host).to_lowercase();
+    let host = IDN.iter().find(|(unicode, _)| *unicode == host).map_or(host.clone(), |(_, ascii)| (*ascii).to_owned());
+    let last = host.rsplit('.').next().unwrap_or_default();
+    let numeric = (!last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()))
+        || (last.starts_with("0x") && last[2..].bytes().all(|b| b.is_ascii_hexdigit()));
+    if numeric {
+        return inet_aton(&host).map(Host::V4);
+    }
+    let label_ok = |label: &str| !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (host.split('.').all(label_ok)).then_some(Host::Name(host))
+}
+
 /// The host of a URL read strictly (`matchers::url_host`'s documentation and docs/rule-engine.md: a URL that
 /// does not parse never matches an allow rule): `http` or `https` in any case; nothing that is
-/// not plainly a URL — whitespace, control characters or backslashes anywhere, `%` or non-ASCII
-/// in the authority, more than one `@`; a port of at most five digits up to 65535, or none; a
-/// host of non-empty labels of letters, digits, `-` and `_` (one trailing dot dropped), or an
-/// IPv6 literal between brackets; lowercased.
-fn strict_host(url: &str) -> Option<String> {
+/// not plainly a URL — whitespace, control characters or backslashes anywhere, `%` or IDNA's
+/// deviation characters (`ß`, `ς`, ZWJ, ZWNJ) in the authority, more than one `@`; a port of at
+/// most five digits up to 65535, or none; the host read as a URL parser reads it.
+fn strict_host(url: &str) -> Option<Host> {
     let colon = url.find("://")?;
     let scheme = url[..colon].to_ascii_lowercase();
     let rest = &url[colon + 3..];
@@ -403,18 +468,18 @@ fn strict_host(url: &str) -> Option<String> {
         return None;
     }
     let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    if authority.is_empty() || authority.contains('%') || !authority.is_ascii() || authority.matches('@').count() > 1 {
+    let deviation = ['%', '\u{df}', '\u{1e9e}', '\u{3c2}', '\u{200c}', '\u{200d}'];
+    if authority.is_empty() || authority.contains(deviation) || authority.matches('@').count() > 1 {
         return None;
     }
     let host_port = authority.rsplit('@').next().unwrap_or_default();
     let port_ok = |port: &str| {
         port.is_empty() || (port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u32>().unwrap() <= 65535)
     };
-    if let Some(literal) = host_port.strip_prefix('[') {
-        let (inside, after) = literal.split_once(']')?;
-        let ok = inside.chars().all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
-            && (after.is_empty() || after.strip_prefix(':').is_some_and(port_ok));
-        return ok.then(|| inside.to_ascii_lowercase());
+    if host_port.starts_with('[') {
+        let close = host_port.find(']')? + 1;
+        let after = &host_port[close..];
+        return (after.is_empty() || after.strip_prefix(':').is_some_and(port_ok)).then(|| read_host(&host_port[..close])).flatten();
     }
     let (host, port) = match host_port.find(':') {
         Some(at) => (&host_port[..at], &host_port[at + 1..]),
@@ -423,39 +488,87 @@ fn strict_host(url: &str) -> Option<String> {
     if !port_ok(port) {
         return None;
     }
-    let host = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
-    let label_ok = |label: &str| !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    (!host.is_empty() && host.split('.').all(label_ok)).then_some(host)
+    read_host(host)
 }
 
-/// A domain rule as written, lowercased without its trailing dot; `None` when it is not a
-/// domain glob (empty, a character other than letters, digits, `-`, `_`, `.`, `*`, an empty label).
-fn domain_rule(rule: &str) -> Option<String> {
+/// A domain rule as written: a glob (lowercased, without its trailing dot) when it has a `*`,
+/// else the host it names; `None` when it is neither (empty, a character other than letters,
+/// digits, `-`, `_`, `.`, `*` outside an IPv6 address, an empty label, a host no URL can name).
+fn domain_rule(rule: &str) -> Option<Result<String, Host>> {
     let rule = rule.strip_suffix('.').unwrap_or(rule).to_ascii_lowercase();
+    if !rule.contains('*') && (rule.contains(':') || rule.starts_with('[')) {
+        let inside = rule.strip_prefix('[').and_then(|r| r.strip_suffix(']')).unwrap_or(&rule);
+        return inside.parse().ok().map(|v6| Err(Host::V6(v6)));
+    }
     let chars_ok = rule.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '*'));
-    (chars_ok && !rule.is_empty() && rule.split('.').all(|label| !label.is_empty())).then_some(rule)
+    let body = rule.strip_prefix("*.").unwrap_or(&rule);
+    if !chars_ok || rule.is_empty() || body.split('.').any(str::is_empty) {
+        return None;
+    }
+    if rule.contains('*') {
+        return Some(Ok(rule));
+    }
+    read_host(&rule).map(Err)
 }
 
 /// `domain` (Claude Code's `WebFetch(domain:…)`, docs/rule-engine.md): against the URL's strictly read host,
 /// case-insensitive, a trailing dot ignored: `*` is every host; `*.rest` is any subdomain of
-/// `rest` at any depth, not `rest` itself; any other `*` matches text within one label.
-/// `None` when the URL does not read.
-fn domain_matches(rule: &str, url: &str) -> Option<bool> {
+/// `rest` at any depth, not `rest` itself; any other `*` matches text within one label; a rule
+/// naming a host meets that host, an address that address in any spelling — and in deny and
+/// confirm lists (`every_form`) an IPv4 address also its IPv4-mapped IPv6 form (RFC 4291
+/// §2.5.5.2) and the other way round. `None` when the URL does not read.
+fn domain_matches(rule: &str, url: &str, every_form: bool) -> Option<bool> {
     let host = strict_host(url)?;
     let rule = domain_rule(rule)?;
-    let host_labels: Vec<&str> = host.split('.').collect();
+    let as_v4 = |host: &Host| match host {
+        Host::V4(v4) => Some(*v4),
+        Host::V6(v6) => v6.to_ipv4_mapped(),
+        Host::Name(_) => None,
+    };
+    let glob = match rule {
+        Err(named) => {
+            let same_address = every_form && as_v4(&named).is_some() && as_v4(&named) == as_v4(&host);
+            return Some(named == host || same_address);
+        }
+        Ok(glob) => glob,
+    };
     let labels_match = |rule: &str, labels: &[&str]| {
         let rule_labels: Vec<&str> = rule.split('.').collect();
         rule_labels.len() == labels.len() && rule_labels.iter().zip(labels).all(|(r, h)| wildcard_matches(r, h))
     };
-    Some(match rule.strip_prefix("*.") {
-        _ if rule == "*" => true,
-        Some(base) => {
-            let depth = base.split('.').count();
-            host_labels.len() > depth && labels_match(base, &host_labels[host_labels.len() - depth..])
+    let glob_matches = |text: &str| {
+        let host_labels: Vec<&str> = text.split('.').collect();
+        match glob.strip_prefix("*.") {
+            _ if glob == "*" => true,
+            Some(base) => {
+                let depth = base.split('.').count();
+                host_labels.len() > depth && labels_match(base, &host_labels[host_labels.len() - depth..])
+            }
+            None => labels_match(&glob, &host_labels),
         }
-        None => labels_match(&rule, &host_labels),
-    })
+    };
+    let matched = match &host {
+        Host::Name(name) => glob_matches(name),
+        Host::V4(v4) => glob_matches(&v4.to_string()),
+        // An IPv6 literal is one label no glob label spells (brackets and colons).
+        Host::V6(_) => glob == "*",
+    };
+    let mapped = every_form && matches!(host, Host::V6(_)) && as_v4(&host).is_some_and(|v4| glob_matches(&v4.to_string()));
+    Some(matched || mapped)
+}
+
+/// Whether a rule's match on a URL needed a URL parser's reading of the host: a rule other than
+/// `*` on an IPv6 literal, or a host whose reading the URL does not spell (`2130706433`,
+/// `0x7f.1`, an internationalised name).
+fn parsed_match(rule: &str, url: &str) -> bool {
+    let spelled = |text: String| url.to_lowercase().contains(&text);
+    rule != "*"
+        && match strict_host(url) {
+            Some(Host::V6(_)) => true,
+            Some(Host::V4(v4)) => !spelled(v4.to_string()),
+            Some(Host::Name(name)) => !spelled(name),
+            None => false,
+        }
 }
 
 /// A server or tool name of an MCP entry (the name rules of the allowlist): not empty, at most
@@ -550,18 +663,51 @@ impl Rule {
             Rule::Glob(t) => ("glob", glob_matches_text(t, subject.text)),
             Rule::Tokens(t) => ("tokens", tokens_match(t, subject, false)),
             Rule::Path(t, root) => {
-                let answer = PathRule::read(t, root.as_deref()).unwrap().matches(subject.text);
+                let rule = PathRule::read(t, root.as_deref()).unwrap();
+                let answer = rule.matches(subject.text);
                 if answer.is_none() && strict {
                     tally.note("path: cannot relate, matched in deny/confirm");
                 }
-                // Deny and confirm lists also match every spelling a platform reads as the path.
+                // Deny and confirm lists also match every spelling a platform reads as the path,
+                // each Unicode form against the rule's own.
+                let spelled = both_forms(&windows_reading(subject.text));
+                let patterns = both_forms(&caseless_nfd(t));
+                let roots = root.as_deref().map(|r| both_forms(&caseless_nfd(r)));
                 let folded = strict
-                    && PathRule::read(&t.to_lowercase(), root.as_deref().map(str::to_lowercase).as_deref())
-                        .and_then(|rule| rule.matches(&windows_reading(subject.text)))
-                        .unwrap_or(true);
+                    && (0..2).any(|form| {
+                        PathRule::read(&patterns[form], roots.as_ref().map(|r| r[form].as_str()))
+                            .and_then(|rule| rule.matches(&spelled[form]))
+                            .unwrap_or(true)
+                    });
                 if folded && answer == Some(false) {
                     tally.note("path: matched only as another platform spells it");
+                    let ascii_only = PathRule::read(&t.to_lowercase(), root.as_deref().map(str::to_lowercase).as_deref())
+                        .and_then(|rule| rule.matches(&windows_reading(&subject.text.to_lowercase())))
+                        == Some(true);
+                    if !ascii_only && !subject.text.is_ascii() {
+                        tally.note("path: matched only in a Unicode reading (folding, NFC or NFD, HFS+-ignored code points)");
+                    }
                 }
+                // An allow rule holds only under every platform's reading: as written and as
+                // Windows reads it.
+                let answer = if strict || answer != Some(true) {
+                    answer
+                } else {
+                    match windows_allow_reading(subject.text) {
+                        Ok(None) => answer,
+                        Ok(Some(read)) => {
+                            let covered = rule.matches(&read) == Some(true);
+                            if !covered {
+                                tally.note("path: allow refused under Windows' reading");
+                            }
+                            Some(covered)
+                        }
+                        Err(()) => {
+                            tally.note("path: allow refused under Windows' reading");
+                            Some(false)
+                        }
+                    }
+                };
                 let answer = if folded { Some(true) } else { answer };
                 let label = match (root.is_some(), strict) {
                     (true, _) => "path with a root",
@@ -571,9 +717,12 @@ impl Rule {
                 (label, answer.unwrap_or(strict))
             }
             Rule::Domain(t) => {
-                let answer = domain_matches(t, subject.text);
+                let answer = domain_matches(t, subject.text, strict);
                 if answer.is_none() && strict {
                     tally.note("domain: unreadable URL, matched in deny/confirm");
+                }
+                if answer == Some(true) && parsed_match(t, subject.text) {
+                    tally.note("domain: matched only as a URL parser reads the host");
                 }
                 (if strict { "domain in deny/confirm" } else { "domain in allow" }, answer.unwrap_or(strict))
             }
@@ -682,12 +831,80 @@ impl Trial {
     }
 }
 
+/// The code points HFS+ ignores in names, from git's `is_hfs_dotgit` (utf8.c, the CVE-2014-9390
+/// fix): U+200C–U+200F, U+202A–U+202E, U+206A–U+206F, U+FEFF.
+const HFS_IGNORED: &[std::ops::RangeInclusive<char>] =
+    &['\u{200c}'..='\u{200f}', '\u{202a}'..='\u{202e}', '\u{206a}'..='\u{206f}', '\u{feff}'..='\u{feff}'];
+
+/// Unicode's canonical caseless form (D145: NFD, full case folding, NFD) with the code points
+/// HFS+ ignores dropped, from other maintainers than the engine's: `unicode-normalization` and
+/// ICU4X's full case folding (lowercased, as Cherokee folds to capitals).
+fn caseless_nfd(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let kept: String = text.chars().filter(|c| !HFS_IGNORED.iter().any(|r| r.contains(c))).collect();
+    let folded = icu_casemap::CaseMapper::new().fold_string(&kept.nfd().collect::<String>()).into_owned();
+    folded.chars().flat_map(char::to_lowercase).nfd().collect()
+}
+
+/// Both Unicode forms of a folded text: NFC and NFD.
+fn both_forms(nfd: &str) -> [String; 2] {
+    use unicode_normalization::UnicodeNormalization;
+    [nfd.nfc().collect(), nfd.to_owned()]
+}
+
+/// Whether Windows reads `text` as a path outside every directory (a share, a device namespace, a
+/// drive-relative path, a reserved device name: Microsoft's "Naming Files, Paths, and
+/// Namespaces"), or else the path it reads, `\\` a separator, streams and trailing dots and
+/// spaces cut; `Ok(None)` when it reads as written.
+fn windows_allow_reading(text: &str) -> Result<Option<String>, ()> {
+    let names: Vec<&str> = text.split(['/', '\\']).collect();
+    let device = |name: &str| {
+        let stem = name.split('.').next().unwrap_or_default().trim_end_matches(' ').to_ascii_uppercase();
+        ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(&stem.as_str())
+            || ["COM", "LPT"]
+                .iter()
+                .any(|p| stem.strip_prefix(p).is_some_and(|n| n.chars().count() == 1 && "0123456789\u{b9}\u{b2}\u{b3}".contains(n)))
+    };
+    let unc = text.starts_with("//")
+        || text.starts_with("\\\\")
+        || text.starts_with("\\\\")
+        || text.starts_with("/\\")
+        || text.starts_with("\\/");
+    let device_namespace = text.starts_with("\\??\\") || text.starts_with("/??/") || text.starts_with("\\??/") || text.starts_with("/??\\");
+    let first = names.first().copied().unwrap_or_default();
+    let drive = first.len() >= 2 && first.as_bytes()[0].is_ascii_alphabetic() && first.as_bytes()[1] == b':';
+    if unc || device_namespace || (drive && (first.len() > 2 || names.len() == 1)) || names.iter().any(|n| device(n)) {
+        return Err(());
+    }
+    let odd = |n: &&str| n.contains(':') || (*n != "." && *n != ".." && (n.ends_with('.') || n.ends_with(' ')));
+    if !text.contains('\\') && !names.iter().any(odd) {
+        return Ok(None);
+    }
+    let read: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if (i == 0 && drive) || *n == "." || *n == ".." {
+                return (*n).to_owned();
+            }
+            let cut = n.split(':').next().unwrap_or_default().trim_end_matches(['.', ' ']);
+            if cut.is_empty() && !n.is_empty() {
+                ".".to_owned()
+            } else {
+                cut.to_owned()
+            }
+        })
+        .collect();
+    let joined = read.join("/");
+    Ok(Some(if drive { format!("/{joined}") } else { joined }))
+}
+
 /// The path a lenient platform opens for `text`, written from Microsoft's "Naming Files, Paths,
-/// and Namespaces" and "File Streams": case folded, `\\` a separator, the `\\?\`, `\\.\`,
+/// and Namespaces" and "File Streams": case folded (in NFD, see [`caseless_nfd`]), `\\` a separator, the `\\?\`, `\\.\`,
 /// `\??\` prefixes (and `UNC\`) gone, a drive the root's first name, a stream (`:…`) and trailing
 /// dots and spaces cut from every other name.
 fn windows_reading(text: &str) -> String {
-    let lower: String = text.chars().flat_map(char::to_lowercase).map(|c| if c == '\\' { '/' } else { c }).collect();
+    let lower: String = caseless_nfd(text).chars().map(|c| if c == '\\' { '/' } else { c }).collect();
     let mut rest = lower.as_str();
     let mut unc = false;
     for prefix in ["//?/", "//./", "/??/"] {
@@ -858,12 +1075,30 @@ fn plain_text(next: Next<'_>) -> String {
 
 /// A path as a tool may name it: absolute or relative, with `.`, `..`, `//`, `~` and a trailing `/`.
 fn path_text(next: Next<'_>) -> String {
-    let mut path = pick(next, &["", "", "", "", "/", "/p/", "/p/", "./", "./", "../", "~/", "//", "/p/q/../"]).to_owned();
-    let names = ["p", "src", "src", "x", ".env", ".env", ".envrc", "..", ".", "", "~", "a1", "b.rs", "q", "bc"];
-    // Other platforms' spellings of the same names: case, trailing dots and spaces, streams.
-    let spellings = ["SRC", ".ENV", ".env.", ".env ", ".env::$DATA", "Src:x", "P"];
-    let parts: Vec<&str> = (0..1 + next(4)).map(|_| if next(5) == 0 { pick(next, &spellings) } else { pick(next, &names) }).collect();
-    let separator = if next(6) == 0 { "\\" } else { "/" };
+    let leads = ["", "", "", "", "/", "/p/", "/p/", "./", "./", "../", "~/", "//", "/p/q/../", "\\\\h\\s\\", "C:", "c:/p/"];
+    let mut path = pick(next, &leads).to_owned();
+    let names = ["p", "src", "src", "x", ".env", ".env", ".envrc", "..", ".", "", "~", "a1", "b.rs", "q", "bc", "s\u{e9}c"];
+    // Other platforms' spellings of the same names: case, trailing dots and spaces, streams, a
+    // device name; and Unicode's: long s and the Kelvin sign (CaseFolding.txt), a code point
+    // HFS+ ignores, a letter composed, decomposed or in capitals.
+    let spellings = [
+        "SRC",
+        ".ENV",
+        ".env.",
+        ".env ",
+        ".env::$DATA",
+        "Src:x",
+        "P",
+        "nul.txt",
+        "\u{17f}rc",
+        ".e\u{200c}nv",
+        "\u{212a}",
+        "se\u{301}c",
+        "S\u{c9}C",
+        "\u{feff}p",
+    ];
+    let parts: Vec<&str> = (0..1 + next(4)).map(|_| if next(4) == 0 { pick(next, &spellings) } else { pick(next, &names) }).collect();
+    let separator = if next(5) == 0 { "\\" } else { "/" };
     path.push_str(&parts.join(separator));
     if next(6) == 0 {
         path.push('/');
@@ -897,6 +1132,25 @@ fn url_text(next: Next<'_>) -> String {
             "ex\u{e4}mple.com",
             "a..b",
             "[::1]",
+            // Every spelling of an address a URL parser reads as it (inet_aton(3), the WHATWG
+            // URL Standard's IPv4 parser, RFC 4291 §2.5.5.2), and IDNA's.
+            "127.0.0.1",
+            "2130706433",
+            "0x7f.1",
+            "0177.0.0.1",
+            "127.1",
+            "0x7F000001",
+            "[::ffff:127.0.0.1]",
+            "[::FFFF:7f00:1]",
+            "[0:0::1]",
+            "169.254.169.254",
+            "2852039166",
+            "0xa9.0376.43518",
+            "1.2.3.4.5",
+            "b\u{fc}cher.example",
+            "B\u{dc}CHER.example",
+            "xn--bcher-kva.example",
+            "fa\u{df}.example",
         ],
     );
     let port = pick(next, &["", "", "", "", "", "", "", ":8080", ":", ":99999", ":x"]);
@@ -1005,7 +1259,29 @@ fn tokens_rule(next: Next<'_>) -> Rule {
 }
 
 fn path_rule(next: Next<'_>, root: bool) -> Rule {
-    let segments = ["src", "src", "*", "**", "**", ".env", ".env*", "a?", "[ab]*", "[!a]*", "[a-c]1", "~", "x", "p", "*.rs", "\\*", "q"];
+    let segments = [
+        "src",
+        "src",
+        "*",
+        "**",
+        "**",
+        ".env",
+        ".env*",
+        "a?",
+        "[ab]*",
+        "[!a]*",
+        "[a-c]1",
+        "~",
+        "x",
+        "p",
+        "*.rs",
+        "\\*",
+        "q",
+        "s\u{e9}c",
+        "se\u{301}c",
+        "k",
+        "s?c",
+    ];
     let lead = pick(next, &["", "", "", "/", "/p/", "/p/", "//", "./", "**/"]);
     let body: Vec<&str> = (0..1 + [0, 0, 1, 2][next(4)]).map(|_| pick(next, &segments)).collect();
     let mut pattern = format!("{lead}{}", body.join("/"));
@@ -1038,6 +1314,17 @@ fn domain_rule_text(next: Next<'_>) -> Rule {
         "exa mple.com",
         "a..b",
         "",
+        "127.0.0.1",
+        "127.0.0.1",
+        "0x7f.1",
+        "127.*.*.*",
+        "[::1]",
+        "::ffff:127.0.0.1",
+        "169.254.169.254",
+        "xn--bcher-kva.example",
+        "*.example",
+        "b\u{fc}cher.example",
+        "1.2.3.4.5",
     ];
     Rule::Domain(pick(next, &rules).to_owned())
 }
@@ -1154,14 +1441,25 @@ fn the_references_answer_their_sources_examples() {
     assert_eq!(path("/etc/**", None, "etc/x"), None);
     assert!(PathRule::read("a/../b", None).is_none() && PathRule::read("x", Some("rel")).is_none());
     // Claude Code's "WebFetch" examples, and URLs that are not plainly one.
-    assert_eq!(domain_matches("*.example.com", "https://a.b.example.com/p?q"), Some(true));
-    assert_eq!(domain_matches("*.example.com", "https://example.com"), Some(false));
-    assert_eq!(domain_matches("example.com", "http://u:p@EXAMPLE.com.:8080/"), Some(true));
-    assert_eq!(domain_matches("example.*", "https://example.evil.com"), Some(false));
-    assert_eq!(domain_matches("Docs.GitHub.com.", "https://docs.github.com/en"), Some(true));
+    assert_eq!(domain_matches("*.example.com", "https://a.b.example.com/p?q", false), Some(true));
+    assert_eq!(domain_matches("*.example.com", "https://example.com", true), Some(false));
+    assert_eq!(domain_matches("example.com", "http://u:p@EXAMPLE.com.:8080/", false), Some(true));
+    assert_eq!(domain_matches("example.*", "https://example.evil.com", true), Some(false));
+    assert_eq!(domain_matches("Docs.GitHub.com.", "https://docs.github.com/en", false), Some(true));
     for url in ["https://good.com\\@evil.com", "https://evil.com%2egood.com", "https://a.com:99999", "https://a@b@c.com", "ftp://x.com"] {
-        assert_eq!(domain_matches("*", url), None, "{url}");
+        assert_eq!(domain_matches("*", url, true), None, "{url}");
     }
+    // inet_aton(3)'s and the WHATWG URL Standard's IPv4 spellings; IPv4-mapped IPv6 (RFC 4291
+    // §2.5.5.2) in deny and confirm lists; IDNA.
+    for url in ["http://2130706433/", "http://0x7f.1/", "http://0177.0.0.1/", "http://127.1/"] {
+        assert_eq!(domain_matches("127.0.0.1", url, false), Some(true), "{url}");
+    }
+    assert_eq!(domain_matches("127.0.0.1", "http://[::ffff:127.0.0.1]/", true), Some(true));
+    assert_eq!(domain_matches("127.0.0.1", "http://[::ffff:127.0.0.1]/", false), Some(false));
+    assert_eq!(domain_matches("169.254.*.*", "http://0xa9fea9fe/", false), Some(true));
+    assert_eq!(domain_matches("xn--bcher-kva.example", "https://B\u{dc}CHER.example/", false), Some(true));
+    assert_eq!(inet_aton("1.2.3.4.5"), None);
+    assert_eq!(inet_aton("0x100000000"), None);
     // Cursor's `server:tool` entries and the allowlist's name rules.
     assert_eq!(mcp_matches("github:*", Some(("github", "x"))), Some(true));
     assert_eq!(mcp_matches("github:*", Some(("GitHub", "x"))), Some(false));
@@ -1358,7 +1656,15 @@ fn token_prefixes_match_the_unquoted_words_exactly_in_every_list() {
 #[test]
 fn path_rules_with_a_root_match_gitignore_patterns_below_it() {
     let tally = run(0x5EED_0006, 1000, 8, ANY_LIST, |next| path_rule(next, true), &[Input::Path]);
-    tally.assert_both_answers(0.04, &["path with a root"], &[("path: matched only as another platform spells it", 200)]);
+    tally.assert_both_answers(
+        0.04,
+        &["path with a root"],
+        &[
+            ("path: matched only as another platform spells it", 200),
+            ("path: matched only in a Unicode reading (folding, NFC or NFD, HFS+-ignored code points)", 25),
+            ("path: allow refused under Windows' reading", 100),
+        ],
+    );
 }
 
 #[test]
@@ -1367,7 +1673,11 @@ fn path_rules_without_a_root_fail_closed_only_in_deny_and_confirm_lists() {
     tally.assert_both_answers(
         0.04,
         &["path without a root in allow", "path without a root in deny/confirm"],
-        &[("path: cannot relate, matched in deny/confirm", 500)],
+        &[
+            ("path: cannot relate, matched in deny/confirm", 500),
+            ("path: matched only in a Unicode reading (folding, NFC or NFD, HFS+-ignored code points)", 150),
+            ("path: allow refused under Windows' reading", 80),
+        ],
     );
 }
 
@@ -1377,7 +1687,7 @@ fn domain_rules_match_the_strictly_read_host() {
     tally.assert_both_answers(
         0.04,
         &["domain in allow", "domain in deny/confirm"],
-        &[("domain: unreadable URL, matched in deny/confirm", 500)],
+        &[("domain: unreadable URL, matched in deny/confirm", 500), ("domain: matched only as a URL parser reads the host", 300)],
     );
 }
 
