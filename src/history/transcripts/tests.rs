@@ -169,14 +169,14 @@ fn claude_code_lines_that_cannot_be_read_are_reported_by_number_and_the_rest_is_
         assert!(message.contains(words), "line {line}: {message:?} should say {words:?}");
     };
     says(2, "not a JSON record");
-    says(4, "Read call's `input.file_path` is missing");
+    says(4, "Read call's `file_path` is missing");
     says(5, "needs a string `id` and `name`");
     says(6, "JSON object");
     says(8, "needs a `type`");
     says(9, "`mcp__lonely` is not an MCP tool name");
     says(10, "`message.content`");
     says(11, "`tool_use_id`");
-    says(12, "Bash call's `input.command` is missing or not a string");
+    says(12, "Bash call's `command` is missing or not a string");
     assert!(transcript.history.unread.iter().all(|p| p.code == "unreadableLine"));
 }
 
