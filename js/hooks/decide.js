@@ -28,9 +28,16 @@ function decidedBy(decision) {
   return `reason: ${decision.reason}`;
 }
 
-/** The reason an agent shows for a decision: `toolgate: <message> [rule: layer "…", …]`. */
+/**
+ * How a reason begins, by outcome. Stable words: an agent's transcript keeps the reason, and the
+ * history reader tells toolgate's refusals and unanswered questions by them
+ * (src/history/transcripts.rs).
+ */
+const LEADS = { allow: 'toolgate allows this call', confirm: 'toolgate asks about this call', deny: 'toolgate refused this call' };
+
+/** The reason an agent shows for a decision: `toolgate refused this call: <message> [rule: layer "…", …]`. */
 function reasonOf(decision) {
-  return `toolgate: ${decision.message} [${decidedBy(decision)}]`;
+  return `${LEADS[decision.outcome] ?? LEADS.deny}: ${decision.message} [${decidedBy(decision)}]`;
 }
 
 /** One tool input as `decide` takes it: a string, or several for `[server, tool]` and path pairs. */

@@ -198,6 +198,10 @@ fn claude_user(reading: &mut Reading, line: usize, record: &Value) {
     }
 }
 
+/// How the reason of a question toolgate's hook asked begins (`js/hooks/decide.js`): Claude Code
+/// in print mode hands it to the model as the result of a call that did not run.
+const TOOLGATE_ASKED: &str = "toolgate asks about this call:";
+
 /// What a Claude Code tool result says happened. The texts are Claude Code's own; a result marked
 /// `is_error: false` ran whatever it says (a file read can hold any text).
 fn claude_outcome(text: &str, is_error: Option<bool>) -> Happened {
@@ -206,6 +210,14 @@ fn claude_outcome(text: &str, is_error: Option<bool>) -> Happened {
     }
     let text = text.trim_start();
     let text = text.strip_prefix("<tool_use_error>").unwrap_or(text);
+    if text.starts_with("PreToolUse:") && text.contains(" hook error: ") {
+        // A pre-tool hook blocked it (a deny, or exit code 2): `PreToolUse:Bash hook error: …`.
+        return Happened::Refused;
+    }
+    if text.starts_with(TOOLGATE_ASKED) {
+        // toolgate's hook asked and no one could answer (print mode): the call did not run.
+        return Happened::Unanswered;
+    }
     if text.starts_with("The user doesn't want to proceed with this tool use") {
         Happened::Declined
     } else if text.starts_with("Permission for this tool use was denied")

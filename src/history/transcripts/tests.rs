@@ -416,3 +416,20 @@ proptest::proptest! {
         let _ = read_codex(&text);
     }
 }
+
+#[test]
+fn a_call_a_pre_tool_hook_blocked_is_refused_and_one_toolgate_asked_about_unanswered() {
+    let lines = [
+        assistant(vec![tool_use("h1", "Bash", json!({ "command": "curl x" }))]),
+        result("h1", json!("PreToolUse:Bash hook error: toolgate refused this call: Denied by always_deny rule 0"), Some(true)),
+        assistant(vec![tool_use("h2", "Bash", json!({ "command": "rm -rf /" }))]),
+        result("h2", json!("PreToolUse:Bash hook error: [my-guard]: blocked\n"), Some(true)),
+        assistant(vec![tool_use("h3", "Bash", json!({ "command": "git push" }))]),
+        result("h3", json!("toolgate asks about this call: Needs confirmation [rule: layer \"user\"]"), Some(true)),
+        assistant(vec![tool_use("h4", "Bash", json!({ "command": "ls" }))]),
+        result("h4", json!("toolgate asks about this call: a file that says so"), Some(false)),
+    ];
+    let transcript = read_claude_code(&text(&lines));
+    let happened: Vec<Happened> = calls(&transcript).into_iter().map(|c| c.3).collect();
+    assert_eq!(happened, vec![Happened::Refused, Happened::Refused, Happened::Unanswered, Happened::Ran]);
+}
