@@ -154,7 +154,6 @@ pub fn import_policy(format: PeerFormat, sources: &[ImportSource], context: &Imp
 /// What an agent's tool call is to toolgate: the calls it makes, or none for a tool toolgate has
 /// no counterpart for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct AgentCallReading {
     /// The toolgate calls, decided together (the strictest answer wins); `null` when the tool has
     /// no counterpart and is decided under the agent's own name.

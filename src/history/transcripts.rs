@@ -199,7 +199,8 @@ fn claude_user(reading: &mut Reading, line: usize, record: &Value) {
 }
 
 /// How the reason of a question toolgate's hook asked begins (`js/hooks/decide.js`): Claude Code
-/// in print mode hands it to the model as the result of a call that did not run.
+/// in print mode hands it to the model as the result of a call that did not run, and Codex, whose
+/// hooks cannot ask, as the reason the call was blocked.
 const TOOLGATE_ASKED: &str = "toolgate asks about this call:";
 
 /// What a Claude Code tool result says happened. The texts are Claude Code's own; a result marked
@@ -302,14 +303,19 @@ fn codex_item(reading: &mut Reading, line: usize, item: &Value) {
 
 /// What a Codex tool call's output says happened. Codex writes "exec command rejected by user" or
 /// "patch rejected by user" when the user declines at the prompt, "aborted by user" when the turn is
-/// stopped (at the prompt, for a call that asked), and its automatic reviewer's refusal as "This action
-/// was rejected due to unacceptable risk"; the texts may follow header lines.
+/// stopped (at the prompt, for a call that asked), its automatic reviewer's refusal as "This action
+/// was rejected due to unacceptable risk", and a pre-tool hook's refusal as "Command blocked by
+/// PreToolUse hook: <reason>"; the texts may follow header lines.
 fn codex_outcome(output: &str, asked: bool) -> Happened {
     let first = output
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !["Command:", "Chunk ID:", "Wall time:"].iter().any(|header| l.starts_with(header)))
         .unwrap_or_default();
+    if let Some(reason) = first.strip_prefix("Command blocked by PreToolUse hook:") {
+        // A pre-tool hook blocked it; toolgate's hook blocks a question it cannot put to a person.
+        return if reason.trim_start().starts_with(TOOLGATE_ASKED) { Happened::Unanswered } else { Happened::Refused };
+    }
     if first.starts_with("exec command rejected by user") || first.starts_with("patch rejected by user") {
         Happened::Declined
     } else if first.starts_with("This action was rejected due to unacceptable risk") {

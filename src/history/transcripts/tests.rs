@@ -433,3 +433,21 @@ fn a_call_a_pre_tool_hook_blocked_is_refused_and_one_toolgate_asked_about_unansw
     let happened: Vec<Happened> = calls(&transcript).into_iter().map(|c| c.3).collect();
     assert_eq!(happened, vec![Happened::Refused, Happened::Refused, Happened::Unanswered, Happened::Ran]);
 }
+
+#[test]
+fn a_codex_call_a_pre_tool_hook_blocked_is_refused_and_one_toolgate_asked_about_unanswered() {
+    let lines = [
+        function_call("k1", "exec_command", json!({ "cmd": "cp a b" })),
+        output(
+            "k1",
+            json!("Command blocked by PreToolUse hook: toolgate refused this call: Denied by always_deny rule 0. Command: cp a b"),
+        ),
+        function_call("k2", "exec_command", json!({ "cmd": "mkdir x" })),
+        output("k2", json!("Command blocked by PreToolUse hook: toolgate asks about this call: Needs confirmation. Command: mkdir x")),
+        function_call("k3", "exec_command", json!({ "cmd": "touch y" })),
+        output("k3", json!("Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\nOutput:\n")),
+    ];
+    let transcript = read_codex(&text(&lines));
+    let happened: Vec<Happened> = calls(&transcript).into_iter().map(|c| c.3).collect();
+    assert_eq!(happened, vec![Happened::Refused, Happened::Unanswered, Happened::Ran]);
+}
