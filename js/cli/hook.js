@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { protocolOf, HookInputError } = require('../hooks/protocols.js');
-const { decideAgentCall, specForAgent } = require('../hooks/decide.js');
+const { decideAgentCall, specForAgent, unattended } = require('../hooks/decide.js');
 
 /** The build with the importers, or the engine alone. */
 const coreFor = (options) => (options.import ? require('../tools/node/toolgate_tools.js') : require('../engine/node/toolgate_engine.js'));
@@ -58,7 +58,8 @@ function compile(core, spec, where) {
 
 /**
  * Answers one hook input (its text) for `agent`: `{ stdout, stderr, exitCode }` as the agent must
- * read them. `options`: `{ policy }` or `{ import }`, and `home`.
+ * read them. `options`: `{ policy }` or `{ import }`, `home`, and `unattended` (a call that
+ * would ask is refused: nobody is there to answer).
  */
 function answerHook(agent, text, options) {
   const protocol = protocolOf(agent);
@@ -79,7 +80,8 @@ function answerHook(agent, text, options) {
     const core = coreFor(options);
     const spec = specForAgent(policySpec(options, core, { cwd, home }), { cwd, home });
     const policy = compile(core, spec, options.policy ?? `imported from ${options.import}`);
-    const { outcome, reason } = decideAgentCall(core, protocol.reads, call.toolName, call.toolInput, (tool, input) => ({ decision: policy.decide(tool, input) }));
+    const decided = decideAgentCall(core, protocol.reads, call.toolName, call.toolInput, (tool, input) => ({ decision: policy.decide(tool, input) }));
+    const { outcome, reason } = options.unattended ? unattended(decided) : decided;
     return protocol.answer(outcome, reason);
   } catch (error) {
     return refuse(error instanceof HookInputError ? error.message : `an internal error: ${error && error.stack ? error.stack.split('\n')[0] : error}`);

@@ -25,7 +25,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { protocolOf, bodyOf, AGENTS, HookInputError } = require('../hooks/protocols.js');
-const { decideAgentCall, specForAgent } = require('../hooks/decide.js');
+const { decideAgentCall, specForAgent, unattended } = require('../hooks/decide.js');
 
 const MAX_BODY = 1 << 20;
 const DEFAULT_IDLE_MS = 30 * 60_000;
@@ -51,7 +51,7 @@ const shellQuote = (word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.re
 class HookServer {
   /**
    * @param {object} options `{ core, policyFile?, importFormat?, token, port?, logFile?, idleMs?,
-   *   remember?, home?, log? }`
+   *   remember?, unattended?, home?, log? }`
    */
   constructor(options) {
     this.core = options.core;
@@ -61,6 +61,7 @@ class HookServer {
     this.logFile = options.logFile && path.resolve(options.logFile);
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.remember = options.remember ?? 'once';
+    this.unattended = options.unattended === true;
     this.home = options.home ?? os.homedir();
     this._log = options.log ?? ((message) => process.stderr.write(`toolgate serve: ${message}\n`));
     /** `<agent> <session id>` → `{ session, children: Map, lastSeen, logged, cwd }`. */
@@ -157,6 +158,7 @@ class HookServer {
   /** The spec a new session of `cwd` starts with. */
   _specFor(cwd) {
     if (this.policyFile) return specForAgent(this.spec, { cwd, home: this.home });
+    if (!cwd) throw new HookInputError('the hook input names no absolute working directory (`cwd`): the agent\'s project rules cannot be found');
     const { importAgentRules } = require('./agent-rules.js');
     try {
       return specForAgent(importAgentRules(this.core, this.importFormat, { cwd, home: this.home }).spec, { cwd, home: this.home });
@@ -241,7 +243,8 @@ class HookServer {
       }
       if (!call.preTool) return { body: '' };
       const { key, entry, session } = this._sessionFor(agent, call, now);
-      const result = decideAgentCall(this.core, protocol.reads, call.toolName, call.toolInput, (tool, toolInput) => session.decide(tool, toolInput, { now }));
+      const decided = decideAgentCall(this.core, protocol.reads, call.toolName, call.toolInput, (tool, toolInput) => session.decide(tool, toolInput, { now }));
+      const result = this.unattended ? unattended(decided) : decided;
       if (result.outcome === 'confirm') {
         const asks = result.calls.filter((c) => c.decision.outcome === 'confirm').map((c) => ({ session, callId: c.callId, options: c.options }));
         this.asked.set(`${key} ${askKey(call)}`, asks);

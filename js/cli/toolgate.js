@@ -61,14 +61,16 @@ Usage:
       Nothing is applied: review the policy, then keep it. --layer names the layer proposals go
       to (default user).
 
-  toolgate hook <agent> (--policy <policy.json> | --import <format>) [--home <dir>]
+  toolgate hook <agent> (--policy <policy.json> | --import <format>) [--unattended] [--home <dir>]
       An agent's pre-tool hook: reads the hook's JSON on stdin and answers in the agent's
       protocol (allow, deny or ask, the reason naming the rule and its layer). Agents:
       claude-code, codex, gemini-cli, cursor, vscode, copilot. --import reads the agent's own
       rules from their standard places (from the hook input's cwd and your home). Input it
       cannot read, or a policy that does not load, refuses the call (exit 2 and the reason on
-      stderr, which every one of these agents reads as a refusal).
-  toolgate hook install <agent> (--policy <f> | --import <format> | --serve <url>)
+      stderr, which every one of these agents reads as a refusal). --unattended: nobody is there
+      to answer, so a call that would ask is refused (Gemini CLI with -p waits for ever on a
+      hook's question).
+  toolgate hook install <agent> (--policy <f> | --import <format> | --serve <url>) [--unattended]
                 [--scope user|project] [--settings <file>] [--state-dir <dir>]
   toolgate hook uninstall <agent> [--scope user|project] [--settings <file>]
       Adds toolgate's hook to the agent's settings file (default scope: project), keeping what
@@ -76,7 +78,7 @@ Usage:
       With --serve, the hook calls a running toolgate serve (Claude Code over HTTP, the
       others with a one-line curl command).
   toolgate serve (--policy <policy.json> | --import <format>) [--port <n>] [--log <file.jsonl>]
-                 [--remember once|session|timed] [--idle-minutes <n>] [--state-dir <dir>]
+                 [--remember once|session|timed] [--idle-minutes <n>] [--state-dir <dir>] [--unattended]
       A hook server on 127.0.0.1: POST /hooks/<agent> with the token (Authorization: Bearer,
       from $TOOLGATE_TOKEN or made up and written to <state-dir>/serve.json and serve.header,
       default ~/.toolgate). One session per agent session: the answers a person gave at the
@@ -101,6 +103,7 @@ Options:
   --layer <n>  learn: the layer proposals are written to (default: user)
   --min-calls <n>  learn: how many approved calls a proposal must cover (default: 2)
   --import <f> hook, serve: decide with the agent's own rules, imported from their standard places
+  --unattended hook, serve: nobody is there to answer; a call that would ask is refused
   -h, --help   this text
   --version    the package's version
 
@@ -140,6 +143,7 @@ function parseArgs(argv) {
       positionals.push(...argv.slice(i + 1));
       break;
     } else if (arg === '--json') options.json = true;
+    else if (arg === '--unattended') options.unattended = true;
     else if (arg === '-h' || arg === '--help') options.help = true;
     else if (arg === '--version') options.version = true;
     else if (valued.includes(arg)) {
@@ -460,6 +464,14 @@ function hook(positionals, options) {
   const agent = agentArg(first, 'hook');
   if (rest.length) throw usage(`hook takes one agent, not ${JSON.stringify(rest[0])}`);
   rulesArg(options, 'hook');
+  // A hook's process decides one call and exits: V8's optimising tier would compile hot functions
+  // in the background and hold the exit for them (about 100 ms with a preset's rules), so this
+  // process keeps to the baseline compiler, and validates each function when it first runs rather
+  // than the whole module up front (bench/hooks.mjs measures it). Set before the module is
+  // compiled; a host's process (`serve`, an extension) keeps V8's defaults.
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString('--wasm-lazy-validation');
   const { answerHook } = require('./hook.js');
   let text;
   try {
@@ -498,7 +510,7 @@ function hookInstall(action, positionals, options) {
         : { command: curlCommand(agent, { stateDir, url }) };
     } else {
       const rules = options.policy ? `--policy ${shellQuote(path.resolve(options.policy))}` : `--import ${shellQuote(options.import)}`;
-      hookSpec = { command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'toolgate.js'))} hook ${agent} ${rules}` };
+      hookSpec = { command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'toolgate.js'))} hook ${agent} ${rules}${options.unattended ? ' --unattended' : ''}` };
     }
     const { file, added } = install(agent, hookSpec, where);
     print(`${file}: toolgate's ${agent} hook added to ${Object.keys(added).join(', ')}`);
@@ -525,7 +537,7 @@ function serve(positionals, options) {
   const token = process.env.TOOLGATE_TOKEN || require('node:crypto').randomBytes(24).toString('base64url');
   let server;
   try {
-    server = new HookServer({ core, policyFile: options.policy, importFormat: options.import, token, logFile: options.log, idleMs: idle * 60_000, remember, home });
+    server = new HookServer({ core, policyFile: options.policy, importFormat: options.import, token, logFile: options.log, idleMs: idle * 60_000, remember, unattended: options.unattended === true, home });
   } catch (error) {
     throw new CliError(EXIT.badInput, error.message, { code: 'invalidPolicy', file: options.policy });
   }

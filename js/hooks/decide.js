@@ -71,6 +71,15 @@ function decideAgentCall(core, reads, toolName, toolInput, decideOne) {
 }
 
 /**
+ * Where no person is there to answer (an agent run unattended, such as Gemini CLI with `-p`, which
+ * waits for ever on a hook's question), a call toolgate would ask about is refused, with why.
+ */
+function unattended(result) {
+  if (result.outcome !== 'confirm') return result;
+  return { ...result, outcome: 'deny', reason: `${result.reason} (nobody is there to answer, so toolgate refuses it)` };
+}
+
+/**
  * A policy spec ready for an agent's calls: the imported MCP tool described where the policy does
  * not, and the paths relative calls and `~` are read against (the agent's working directory, the
  * user's home) where it does not say.
@@ -90,4 +99,4 @@ function specForAgent(spec, { cwd, home } = {}) {
   return out;
 }
 
-module.exports = { decideAgentCall, callsOf, reasonOf, ruleLine, specForAgent, STRICTNESS };
+module.exports = { decideAgentCall, callsOf, reasonOf, ruleLine, specForAgent, unattended, STRICTNESS };

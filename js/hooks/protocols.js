@@ -72,10 +72,14 @@ const DECISION = { allow: 'allow', deny: 'deny', confirm: 'ask' };
  */
 function claudeStyle(agent, input, { preEvents, postEvents, sessionFields = ['session_id'] }) {
   const event = stringField(input, 'hook_event_name', 'hookEventName');
+  const preTool = event === undefined || preEvents.includes(event);
+  const postTool = event !== undefined && postEvents.includes(event);
+  // Another event (a session's start, a stop): nothing to decide, and no tool to read.
+  if (!preTool && !postTool) return { event, preTool, postTool };
   return {
     event,
-    preTool: event === undefined || preEvents.includes(event),
-    postTool: event !== undefined && postEvents.includes(event),
+    preTool,
+    postTool,
     sessionId: stringField(input, ...sessionFields),
     subAgentId: stringField(input, 'agent_id'),
     cwd: stringField(input, 'cwd'),
@@ -155,10 +159,13 @@ const PROTOCOLS = {
       // `preToolUse` hooks get camelCase fields; `PreToolUse` hooks, Claude Code's snake_case.
       const event = stringField(input, 'hook_event_name', 'hookEventName');
       const snake = input.tool_name !== undefined;
+      const preTool = event === undefined || event === 'PreToolUse' || event === 'preToolUse';
+      const postTool = event === 'PostToolUse' || event === 'postToolUse';
+      if (!preTool && !postTool) return { event, preTool, postTool };
       return {
         event,
-        preTool: event === undefined || event === 'PreToolUse' || event === 'preToolUse',
-        postTool: event === 'PostToolUse' || event === 'postToolUse',
+        preTool,
+        postTool,
         sessionId: stringField(input, 'sessionId', 'session_id'),
         cwd: stringField(input, 'cwd', 'workingDirectory'),
         toolName: snake ? required(input, 'Copilot', 'tool_name') : required(input, 'Copilot', 'toolName'),

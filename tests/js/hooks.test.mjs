@@ -142,12 +142,28 @@ for (const agent of AGENTS) {
   });
 }
 
+test('--unattended: a call toolgate would ask about is refused, saying nobody is there to answer', () => {
+  for (const agent of ['claude-code', 'gemini-cli', 'copilot']) {
+    const asked = READ_ANSWER[agent](hook(agent, SHELL[agent]('git push origin main'), '--policy', policyFile, '--unattended'));
+    assert.equal(asked.decision, 'deny', agent);
+    assert.match(asked.reason, /^toolgate asks about this call: .*alwaysConfirm\[0\].*nobody is there to answer, so toolgate refuses it/);
+    assert.equal(READ_ANSWER[agent](hook(agent, SHELL[agent]('ls'), '--policy', policyFile, '--unattended')).decision, 'allow');
+  }
+});
+
 test('no agent, no policy, an unknown agent: usage errors exit 2, a refusal to every agent', () => {
   for (const args of [['hook'], ['hook', 'claude-code'], ['hook', 'windsurf', '--policy', policyFile], ['hook', 'claude-code', '--policy', policyFile, '--import', 'claudeCode']]) {
     const r = spawnSync(process.execPath, [bin, ...args], { input: '{}', encoding: 'utf8' });
     assert.equal(r.status, 2, args.join(' '));
     assert.ok(r.stderr.length > 0);
   }
+});
+
+test('an event other than the pre-tool one is not decided: no answer, exit 0', () => {
+  const r = hook('claude-code', { session_id: 's', hook_event_name: 'Stop', stop_hook_active: false }, '--policy', policyFile);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', '']);
+  const copilot = hook('copilot', { sessionId: 's', hookEventName: 'sessionStart', timestamp: 1 }, '--policy', policyFile);
+  assert.equal(copilot.code, 0);
 });
 
 test('claude-code: files, MCP tools and tools toolgate has no counterpart for', () => {
