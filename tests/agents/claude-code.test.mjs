@@ -5,105 +5,55 @@
 // there), an allowed one runs, one that asks does not run in print mode — through the command hook
 // and through `toolgate serve` over Claude Code's `type: "http"` hook. The transcript Claude Code
 // writes then goes through `toolgate replay` and `toolgate learn`.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { installPackage } from '../js/install-package.mjs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startAnthropicStandIn } from './anthropic-standin.mjs';
+import { bin, checkRun, root, runAgent, scratch, script, startServe } from './harness.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const claude = join(root, 'node_modules', '@anthropic-ai', 'claude-code-linux-x64', 'claude');
 const version = JSON.parse(readFileSync(join(root, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json'), 'utf8')).version;
+const { dir, policyFile } = scratch('claude-code');
 
-const require = installPackage();
-const bin = join(dirname(require.resolve('toolgate/package.json')), 'cli', 'toolgate.js');
-
-const dir = mkdtempSync(join(tmpdir(), 'toolgate-claude-code-'));
-const policyFile = join(dir, 'policy.json');
-writeFileSync(policyFile, JSON.stringify({
-  layers: [
-    { name: 'managed', kind: 'managed', tools: { terminal: { alwaysDeny: [{ prefix: 'cp' }] } } },
-    { name: 'user', kind: 'user', tools: { terminal: { alwaysAllow: [{ prefix: 'touch' }], alwaysConfirm: [{ prefix: 'mkdir' }] } } },
-  ],
-  defaultMode: 'confirm',
-}, null, 2));
-
-/** The scripted commands for a work directory: what each would create, and what toolgate must do. */
-const script = (work) => [
-  { command: `touch ${work}/allowed`, creates: `${work}/allowed`, runs: true },
-  { command: `cp /etc/hostname ${work}/denied`, creates: `${work}/denied`, runs: false, says: /layer "managed", terminal alwaysDeny\[0\] \(prefix\) cp/ },
-  { command: `touch ${work}/before && cp /etc/hostname ${work}/denied-too`, creates: `${work}/before`, runs: false },
-  { command: `mkdir ${work}/asked`, creates: `${work}/asked`, runs: false, says: /toolgate asks about this call: .*layer "user", terminal alwaysConfirm\[0\]/ },
-  { command: `touch ${work}/allowed-again`, creates: `${work}/allowed-again`, runs: true },
-];
-
-/** Runs Claude Code in print mode with `settings` against a stand-in scripting `steps`; resolves with what happened. */
-async function runClaude(name, steps, settings, env = {}) {
-  const home = join(dir, `${name}-home`);
-  const work = dirname(steps[0].creates);
+/** Runs Claude Code in print mode in `work` with `settings`, against a stand-in scripting `steps`. */
+async function runClaude(work, steps, settings, env = {}) {
+  assert.ok(existsSync(claude), `Claude Code's native binary is missing at ${claude}: run npm ci`);
+  const home = `${work}-home`;
   mkdirSync(home, { recursive: true });
   const standIn = await startAnthropicStandIn(steps.map((s) => s.command));
   try {
-    const args = ['-p', 'Run the commands.', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)];
-    const run = await new Promise((resolve, reject) => {
-      const child = spawn(claude, args, {
-        cwd: work,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: standIn.url, ANTHROPIC_API_KEY: 'sk-ant-standin',
-          DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', ...env,
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-      child.on('error', reject);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
+    const run = await runAgent(claude, ['-p', 'Run the commands.', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)], {
+      cwd: work,
+      env: {
+        PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: standIn.url, ANTHROPIC_API_KEY: 'sk-ant-standin',
+        DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', ...env,
+      },
     });
     const projects = join(home, '.claude', 'projects');
-    const transcripts = existsSync(projects) ? readdirSync(projects).flatMap((p) => readdirSync(join(projects, p)).filter((f) => f.endsWith('.jsonl')).map((f) => join(projects, p, f))) : [];
-    return { ...run, results: standIn.results, transcripts };
+    const transcripts = existsSync(projects)
+      ? readdirSync(projects).flatMap((p) => readdirSync(join(projects, p)).filter((f) => f.endsWith('.jsonl')).map((f) => join(projects, p, f)))
+      : [];
+    const results = new Map([...standIn.results].map(([command, r]) => [command, r.isError ? r.text : `ran: ${r.text}`]));
+    return { run, results, transcripts };
   } finally {
     await standIn.close();
   }
 }
 
-/** What toolgate must have done with each scripted command, checked on the files and the model's tool results. */
-function checkRun(steps, run) {
-  assert.equal(run.code, 0, `claude exited ${run.code}: ${run.stderr.slice(-2000)}`);
-  for (const step of steps) {
-    assert.equal(existsSync(step.creates), step.runs, `${step.command}: ${step.runs ? 'should have run' : 'must not have run'}`);
-    const result = run.results.get(step.command);
-    assert.ok(result, `${step.command}: the model got no tool result`);
-    if (!step.runs) assert.equal(result.isError, true, `${step.command}: ${result.text}`);
-    if (step.says) assert.match(result.text, step.says);
-  }
-}
-
-before(() => {
-  assert.ok(existsSync(claude), `Claude Code's native binary is missing at ${claude}: run npm ci`);
+const commandHook = (policy) => ({
+  hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `"${process.execPath}" "${bin}" hook claude-code --policy "${policy}"` }] }] },
 });
 
 test(`Claude Code ${version} with toolgate's command hook: denied commands never run, allowed ones run, asks do not run in print mode`, async () => {
-  const work = join(dir, 'command-work');
-  mkdirSync(work, { recursive: true });
-  const steps = script(work);
-  const hook = `"${process.execPath}" "${bin}" hook claude-code --policy "${policyFile}"`;
-  const run = await runClaude('command', steps, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } });
-  checkRun(steps, run);
+  const { work, steps } = script(dir, 'command');
+  const { run, results, transcripts } = await runClaude(work, steps, commandHook(policyFile));
+  checkRun(steps, run, results);
 
   // The transcript Claude Code wrote, replayed and learned from.
-  assert.equal(run.transcripts.length, 1, run.transcripts.join(', '));
-  const [transcript] = run.transcripts;
+  assert.equal(transcripts.length, 1, transcripts.join(', '));
+  const [transcript] = transcripts;
   const replay = spawnSync(process.execPath, [bin, 'replay', policyFile, transcript, '--json'], { encoding: 'utf8' });
   assert.equal(replay.status, 0, `the policy in force allows no call that was refused: ${replay.stdout}${replay.stderr}`);
   assert.equal(JSON.parse(replay.stdout).report.calls, steps.length);
@@ -122,31 +72,16 @@ test(`Claude Code ${version} with toolgate's command hook: denied commands never
 });
 
 test(`Claude Code ${version} with its HTTP hook pointed at toolgate serve: the same answers; the session log reads back`, async () => {
-  const work = join(dir, 'http-work');
-  mkdirSync(work, { recursive: true });
-  const steps = script(work);
+  const { work, steps } = script(dir, 'http');
   const token = 'claude-code-e2e-token';
   const log = join(dir, 'serve-log.jsonl');
-  const server = spawn(process.execPath, [bin, 'serve', '--policy', policyFile, '--state-dir', join(dir, 'state'), '--log', log], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TOOLGATE_TOKEN: token },
-  });
+  const server = await startServe(['--policy', policyFile, '--state-dir', join(dir, 'state'), '--log', log], { TOOLGATE_TOKEN: token });
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d) => {
-        out += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (m) resolve(m[1]);
-      });
-      server.on('exit', (code) => reject(new Error(`toolgate serve exited ${code}`)));
-    });
-    const hook = { type: 'http', url: `${url}/hooks/claude-code`, headers: { Authorization: 'Bearer $TOOLGATE_TOKEN' }, allowedEnvVars: ['TOOLGATE_TOKEN'], timeout: 30 };
-    const run = await runClaude('http', steps, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] } }, { TOOLGATE_TOKEN: token });
-    checkRun(steps, run);
+    const hook = { type: 'http', url: `${server.url}/hooks/claude-code`, headers: { Authorization: 'Bearer $TOOLGATE_TOKEN' }, allowedEnvVars: ['TOOLGATE_TOKEN'], timeout: 30 };
+    const { run, results } = await runClaude(work, steps, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] } }, { TOOLGATE_TOKEN: token });
+    checkRun(steps, run, results);
   } finally {
-    const exited = new Promise((resolve) => server.on('exit', resolve));
-    server.kill('SIGTERM');
-    assert.equal(await exited, 0, 'toolgate serve shuts down cleanly');
+    assert.equal(await server.stop(), 0, 'toolgate serve shuts down cleanly');
   }
   const replay = spawnSync(process.execPath, [bin, 'replay', policyFile, log, '--json'], { encoding: 'utf8' });
   assert.equal(replay.status, 0, replay.stderr);
@@ -155,11 +90,9 @@ test(`Claude Code ${version} with its HTTP hook pointed at toolgate serve: the s
   assert.ok(report.report.calls >= steps.length, `${report.report.calls} calls in the server's log`);
 });
 
-test('Claude Code with a hook whose policy does not load: nothing runs', async () => {
-  const work = join(dir, 'broken-work');
-  mkdirSync(work, { recursive: true });
-  const steps = script(work).map((s) => ({ ...s, runs: false, says: /toolgate refused this call: the policy .* cannot be read/ }));
-  const hook = `"${process.execPath}" "${bin}" hook claude-code --policy "${join(dir, 'no-such-policy.json')}"`;
-  checkRun(steps, await runClaude('broken', steps, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }));
+test(`Claude Code ${version} with a hook whose policy does not load: nothing runs`, async () => {
+  const { work, steps } = script(dir, 'broken');
+  const refused = steps.map((s) => ({ ...s, runs: false, says: /toolgate refused this call: the policy .* cannot be read/ }));
+  const { run, results } = await runClaude(work, refused, commandHook(join(dir, 'no-such-policy.json')));
+  checkRun(refused, run, results);
 });
-
