@@ -135,9 +135,15 @@ class HookServer {
       return false;
     }
     const now = Date.now();
-    for (const entry of this.sessions.values()) {
-      entry.session.setPolicy(specForAgent(this.spec, { cwd: entry.cwd, home: this.home }), now);
-      this._flush(entry);
+    for (const [key, entry] of [...this.sessions]) {
+      try {
+        entry.session.setPolicy(specForAgent(this.spec, { cwd: entry.cwd, home: this.home }), now);
+        this._flush(entry);
+      } catch (error) {
+        // A session that cannot take the new policy (its module restarted) ends; the next call starts it anew.
+        this._log(`session ${entry.name} ended: it could not take the new policy: ${error.message}`);
+        this.sessions.delete(key);
+      }
     }
     this._log(`policy reloaded from ${this.policyFile}`);
     return true;
@@ -197,16 +203,18 @@ class HookServer {
   _end(key, now) {
     const entry = this.sessions.get(key);
     if (!entry) return;
-    for (const child of entry.children.values()) {
-      child.session.end(now);
-      this._append(child);
-      child.session.free?.();
-    }
-    entry.session.end(now);
-    this._append(entry);
-    entry.session.free?.();
     this.sessions.delete(key);
     for (const askKey of [...this.asked.keys()]) if (askKey.startsWith(`${key} `)) this.asked.delete(askKey);
+    for (const holder of [...entry.children.values(), entry]) {
+      try {
+        holder.session.end(now);
+        this._append(holder);
+        holder.session.free?.();
+      } catch (error) {
+        // A session lost to an internal error cannot end or log; it is dropped all the same.
+        this._log(`session ${entry.name} dropped without its last records: ${error.message}`);
+      }
+    }
   }
 
   /** Appends a session's new log records to the log file. */
@@ -234,6 +242,7 @@ class HookServer {
    */
   answer(agent, input, now = Date.now()) {
     const protocol = protocolOf(agent);
+    let sessionKey;
     try {
       if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new HookInputError('the hook input is not a JSON object');
       const call = protocol.read(input);
@@ -243,6 +252,7 @@ class HookServer {
       }
       if (!call.preTool) return { body: '' };
       const { key, entry, session } = this._sessionFor(agent, call, now);
+      sessionKey = key;
       const decided = decideAgentCall(this.core, protocol.reads, call.toolName, call.toolInput, (tool, toolInput) => session.decide(tool, toolInput, { now }));
       const result = this.unattended ? unattended(decided) : decided;
       if (result.outcome === 'confirm') {
@@ -252,7 +262,10 @@ class HookServer {
       this._flush(entry);
       return { body: bodyOf(protocol.answer(result.outcome, result.reason)) };
     } catch (error) {
-      const message = error instanceof HookInputError ? error.message : `an internal error: ${error && error.message}`;
+      const internal = !(error instanceof HookInputError);
+      // After an internal error the session's state is gone (the module restarted): the next call starts it anew.
+      if (internal && sessionKey) this._end(sessionKey, now);
+      const message = internal ? `an internal error: ${error && error.message}` : error.message;
       return { body: bodyOf(protocol.refusal(`toolgate refused this call: ${message}`)) };
     }
   }
