@@ -100,26 +100,49 @@ function withoutOurs(list, agent) {
   return kept;
 }
 
-/** The entries toolgate adds to `event` lists of `agent`'s settings for a hook `handler`. */
-function entriesFor(agent, hook) {
+/** Each agent's post-tool events: the hook server learns from them that a call it asked about ran (the person approved it). */
+const POST_EVENTS = {
+  'claude-code': ['PostToolUse'], codex: ['PostToolUse'], 'gemini-cli': ['AfterTool'],
+  cursor: ['afterShellExecution', 'afterMCPExecution'], vscode: ['PostToolUse'], copilot: ['postToolUse'],
+};
+
+/**
+ * The entries toolgate adds to `agent`'s settings, by event, for a hook: `{ command }`, or
+ * `{ http }` (Claude Code's HTTP hook). With `serve`, the post-tool events get the same hook, so
+ * the server sees what the person approved at the agent's prompt.
+ */
+function entriesFor(agent, hook, { serve = false } = {}) {
   const command = hook.command;
+  let pre;
   switch (agent) {
     case 'claude-code':
-      return { PreToolUse: { matcher: CLAUDE_MATCHER, hooks: [hook.http ?? { type: 'command', command }] } };
+      pre = { PreToolUse: { matcher: CLAUDE_MATCHER, hooks: [hook.http ?? { type: 'command', command }] } };
+      break;
     case 'codex':
-      return { PreToolUse: { hooks: [{ type: 'command', command, timeout: 30 }] } };
+      pre = { PreToolUse: { hooks: [{ type: 'command', command, timeout: 30 }] } };
+      break;
     case 'gemini-cli':
-      return { BeforeTool: { matcher: GEMINI_MATCHER, hooks: [{ type: 'command', command, name: 'toolgate', timeout: 30000 }] } };
+      pre = { BeforeTool: { matcher: GEMINI_MATCHER, hooks: [{ type: 'command', command, name: 'toolgate', timeout: 30000 }] } };
+      break;
     case 'cursor':
-      return Object.fromEntries(CURSOR_EVENTS.map((event) => [event, { command, timeout: 30 }]));
+      pre = Object.fromEntries(CURSOR_EVENTS.map((event) => [event, { command, timeout: 30 }]));
+      break;
     case 'vscode':
-      return { PreToolUse: { type: 'command', command, timeout: 30 } };
+      pre = { PreToolUse: { type: 'command', command, timeout: 30 } };
+      break;
     case 'copilot':
-      return { preToolUse: { type: 'command', bash: command, timeoutSec: 30 } };
+      pre = { preToolUse: { type: 'command', bash: command, timeoutSec: 30 } };
+      break;
     default:
       throw new Error(`unknown agent ${JSON.stringify(agent)}`);
   }
+  if (!serve) return pre;
+  const [first] = Object.values(pre);
+  return { ...pre, ...Object.fromEntries(POST_EVENTS[agent].map((event) => [event, first])) };
 }
+
+/** Every event toolgate may have a hook in, for `agent`. */
+const eventsOf = (agent) => [...Object.keys(entriesFor(agent, { command: '' })), ...POST_EVENTS[agent]];
 
 /** Writes the settings atomically: a new file renamed over the old. */
 function writeSettings(file, settings) {
@@ -131,13 +154,14 @@ function writeSettings(file, settings) {
 
 /**
  * Adds toolgate's hook to `agent`'s settings file (replacing an earlier toolgate hook there):
- * `{ file, added }`. `hook`: `{ command }` for a command hook, `{ http }` for Claude Code's HTTP hook.
+ * `{ file, added }`. `hook`: `{ command }` for a command hook, `{ http }` for Claude Code's HTTP
+ * hook, with `serve: true` when it calls `toolgate serve`.
  */
 function install(agent, hook, { scope, cwd, home, file }) {
   const target = file ?? settingsFile(agent, scope, { cwd, home });
   const settings = readSettings(target);
   if ((agent === 'cursor' || agent === 'copilot') && settings.version === undefined) settings.version = 1;
-  const added = entriesFor(agent, hook);
+  const added = entriesFor(agent, hook, { serve: Boolean(hook.serve) });
   for (const [event, entry] of Object.entries(added)) {
     const list = eventList(settings, event, target);
     list.splice(0, list.length, ...withoutOurs(list, agent), entry);
@@ -152,7 +176,7 @@ function uninstall(agent, { scope, cwd, home, file }) {
   if (!fs.existsSync(target)) return { file: target, removed: 0 };
   const settings = readSettings(target);
   let removed = 0;
-  for (const event of Object.keys(entriesFor(agent, { command: '' }))) {
+  for (const event of eventsOf(agent)) {
     if (settings.hooks?.[event] === undefined) continue;
     const list = eventList(settings, event, target);
     const kept = withoutOurs(list, agent);

@@ -506,8 +506,8 @@ function hookInstall(action, positionals, options) {
       if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw usage(`--serve is the URL toolgate serve listens on, http://127.0.0.1:<port>, not ${JSON.stringify(options.serve)}`);
       const stateDir = path.resolve(options['state-dir'] ?? defaultStateDir(where.home));
       hookSpec = agent === 'claude-code'
-        ? { http: { type: 'http', url: `${url}/hooks/${agent}`, headers: { Authorization: 'Bearer $TOOLGATE_TOKEN' }, allowedEnvVars: ['TOOLGATE_TOKEN'], timeout: 30 } }
-        : { command: curlCommand(agent, { stateDir, url }) };
+        ? { serve: true, http: { type: 'http', url: `${url}/hooks/${agent}`, headers: { Authorization: 'Bearer $TOOLGATE_TOKEN' }, allowedEnvVars: ['TOOLGATE_TOKEN'], timeout: 30 } }
+        : { serve: true, command: curlCommand(agent, { stateDir, url }) };
     } else {
       const rules = options.policy ? `--policy ${shellQuote(path.resolve(options.policy))}` : `--import ${shellQuote(options.import)}`;
       hookSpec = { command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'toolgate.js'))} hook ${agent} ${rules}${options.unattended ? ' --unattended' : ''}` };

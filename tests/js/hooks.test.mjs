@@ -390,8 +390,18 @@ test('hook install writes each agent\'s file in its shape; a malformed file is r
   }
   const served = run('install', 'claude-code', '--scope', 'user', '--serve', 'http://127.0.0.1:8765');
   assert.equal(served.status, 0, served.stderr);
-  const http = JSON.parse(readFileSync(join(home, '.claude/settings.json'), 'utf8')).hooks.PreToolUse[0].hooks[0];
+  const claudeSettings = JSON.parse(readFileSync(join(home, '.claude/settings.json'), 'utf8'));
+  const http = claudeSettings.hooks.PreToolUse[0].hooks[0];
   assert.deepEqual(http, { type: 'http', url: 'http://127.0.0.1:8765/hooks/claude-code', headers: { Authorization: 'Bearer $TOOLGATE_TOKEN' }, allowedEnvVars: ['TOOLGATE_TOKEN'], timeout: 30 });
+  assert.deepEqual(claudeSettings.hooks.PostToolUse[0].hooks[0], http, 'the server also hears which asked calls ran');
+  const curl = run('install', 'codex', '--scope', 'user', '--serve', 'http://127.0.0.1:8765');
+  assert.equal(curl.status, 0, curl.stderr);
+  const codexHooks = JSON.parse(readFileSync(join(home, '.codex/hooks.json'), 'utf8')).hooks;
+  assert.equal(codexHooks.PreToolUse.length, 1, 'the command hook gave way to the curl hook');
+  assert.match(codexHooks.PreToolUse[0].hooks[0].command, /^curl .* http:\/\/127\.0\.0\.1:8765\/hooks\/codex \|\| /);
+  assert.ok(codexHooks.PostToolUse);
+  assert.equal(run('uninstall', 'codex', '--scope', 'user').status, 0);
+  assert.deepEqual(JSON.parse(readFileSync(join(home, '.codex/hooks.json'), 'utf8')).hooks, {});
 
   const broken = '{ "hooks": { "BeforeTool": [ }';
   writeFileSync(join(home, '.gemini/settings.json'), broken);
