@@ -35,7 +35,7 @@
 //! * GitHub Copilot: <https://docs.github.com/en/copilot/reference/hooks-reference> (`bash`,
 //!   `view`, `create`, `edit`, `web_fetch`, and their Claude Code names for `PreToolUse` hooks).
 
-use crate::import::{FETCH, MCP_TOOL, TERMINAL};
+use crate::import::{MCP_TOOL, TERMINAL};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -169,7 +169,8 @@ fn vscode_name(name: &str, input: &Value) -> Result<Option<Vec<ToolgateCall>>, S
                 .get("urls")
                 .and_then(strings)
                 .ok_or_else(|| format!("the {name} call's `urls` is missing or not a list of strings"))?;
-            Ok(Some(urls.into_iter().map(|url| ToolgateCall::new(FETCH, vec![url])).collect()))
+            let Some(tool) = crate::import::claude::call_tool("WebFetch") else { return Ok(None) };
+            Ok(Some(urls.into_iter().map(|url| ToolgateCall::new(tool.clone(), vec![url])).collect()))
         }
         // `replacements`: one edit per entry, each with its `filePath`.
         "multi_replace_string_in_file" => {
