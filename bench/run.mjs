@@ -1,6 +1,6 @@
 // npm run bench: first what users feel — the first decision in a fresh process (toolgate's engine
-// and MCP entry, and the tree-sitter-bash peer, one process per side in alternating rounds), the
-// settings page opening in Chromium, the package's weight — each against its goal; then toolgate
+// and MCP entry, and the tree-sitter-bash peer, one process per side in alternating rounds), an
+// agent's hook per decided call (bench/hooks.mjs), the settings page opening in Chromium, the package's weight — each against its goal; then toolgate
 // side by side, in one Node process, with its baselines — the seed's plain-JS code, the
 // tree-sitter-bash + RegExp decision VS Code and Gemini CLI ship, and the previous release of
 // toolgate (regression guards; BENCH_PREVIOUS=0 skips building it) — as ns per decision, policy
@@ -18,6 +18,7 @@ import { runNativeBench } from './native-core.mjs';
 import { makeCalls, makeCommands, makeList, makeRules, policySpec } from './workloads.mjs';
 import { measureColdStart } from './cold-start.mjs';
 import { measurePageOpen } from './page-open.mjs';
+import { measureHooks, reportHooks } from './hooks.mjs';
 import { execFileSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -170,6 +171,11 @@ function pairedSamples(byName) {
   target('fresh process, engine first decision', median(cold.engine.map((x) => x.total)), ' ms', '<=', 10);
   target('fresh process, engine vs tree-sitter peer (peer time / toolgate time, per round)', perRound('peer', 'engine'), 'x', '>=', 4);
   target('fresh process, MCP entry first decision', median(cold.mcp.map((x) => x.total)), ' ms', '<=', 5);
+
+  // An agent's pre-tool hook: per decided call, end to end, as the agent runs it.
+  const hooks = await measureHooks(join(root, 'pkg'), rounds);
+  console.log(`\n== An agent's pre-tool hook, one decided call end to end (${rounds} alternating rounds; Claude Code's input, 'git status && ls -la' allowed) ==\n`);
+  reportHooks(hooks, { printTable, target });
 
   const page = await measurePageOpen(9);
   const ready = median(page.map((p) => p.ready)), sent = median(page.map((p) => p.bytes)), decoded = median(page.map((p) => p.decoded));

@@ -135,6 +135,9 @@ function bundlerFriendlyRequires(glue) {
 cpSync(join(root, 'js', 'mcp-server'), join(pkg, 'mcp-server'), { recursive: true });
 // Paths as the file system resolves them (`toolgate/node-paths`): plain CommonJS for Node hosts.
 cpSync(join(root, 'js', 'node-paths'), join(pkg, 'node-paths'), { recursive: true });
+// Agents' pre-tool hooks (`toolgate/hooks`): plain CommonJS over the engine's Node build — each
+// agent's hook protocol, the SDK callbacks, and what the CLI's `hook` and `serve` decide with.
+cpSync(join(root, 'js', 'hooks'), join(pkg, 'hooks'), { recursive: true });
 // The command line (`npx toolgate …`): plain CommonJS over the Node build of `toolgate/tools` (engine, lint, import/export).
 cpSync(join(root, 'js', 'cli'), join(pkg, 'cli'), { recursive: true });
 // The policy file's JSON Schema, generated from the Rust types (tests/schema.rs keeps it current).
@@ -169,11 +172,12 @@ const manifest = {
     './tools/toolgate_tools_bg.wasm': './tools/web/toolgate_tools_bg.wasm',
     './mcp-server': { types: './mcp-server/index.d.ts', default: './mcp-server/index.js' },
     './node-paths': { types: './node-paths/index.d.ts', default: './node-paths/index.js' },
+    './hooks': { types: './hooks/index.d.ts', default: './hooks/index.js' },
     './package.json': './package.json',
     './policy.schema.json': './policy.schema.json',
   },
   bin: { toolgate: './cli/toolgate.js' },
-  files: ['node/', 'web/', 'engine/', 'tools/', 'resilient/', 'mcp-server/', 'node-paths/', 'cli/', 'policy.schema.json', 'README.md'],
+  files: ['node/', 'web/', 'engine/', 'tools/', 'resilient/', 'mcp-server/', 'node-paths/', 'hooks/', 'cli/', 'policy.schema.json', 'README.md'],
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -182,4 +186,4 @@ copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
 await buildSettingsPage({ root, pkg });
 await Promise.all(optimising);
 dropNodeCopies();
-console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/, node-paths/`);
+console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/, node-paths/, hooks/`);

@@ -54,6 +54,9 @@ node_modules/.bin/tsc -p tests/types
 tier "JS: the packed package (MCP entry and engine) in Node, the esbuild bundle, the playground and settings pages in Chromium"
 node --test --test-concurrency=1 tests/js/
 
+tier "agents: the real Claude Code, Codex and Gemini CLIs against stand-in models, toolgate as their hook (command and serve)"
+node --test --test-concurrency=1 tests/agents/
+
 tier "VS Code: the example extension in code-server (Node extension host + webview settings page), driven by Chromium"
 node --test --test-concurrency=1 tests/vscode/
 

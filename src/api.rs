@@ -151,6 +151,23 @@ pub fn import_policy(format: PeerFormat, sources: &[ImportSource], context: &Imp
     crate::import::import(format, sources, context).map_err(|errors| errors.iter().map(Problem::from).collect())
 }
 
+/// What an agent's tool call is to toolgate: the calls it makes, or none for a tool toolgate has
+/// no counterpart for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AgentCallReading {
+    /// The toolgate calls, decided together (the strictest answer wins); `null` when the tool has
+    /// no counterpart and is decided under the agent's own name.
+    pub calls: Option<Vec<crate::agent_calls::ToolgateCall>>,
+}
+
+/// An agent's tool call read as toolgate calls ([`crate::agent_calls::read_call`]); an input
+/// without what the tool is decided on is an `unknownToolShape` problem that names the field.
+pub fn read_agent_call(agent: crate::agent_calls::Agent, name: &str, input: &Value) -> Answer<AgentCallReading> {
+    crate::agent_calls::read_call(agent, name, input)
+        .map(|calls| AgentCallReading { calls })
+        .map_err(|message| vec![Problem { code: "unknownToolShape".into(), message, path: None, line: None, column: None }])
+}
+
 /// A policy written in another agent's format, with a report of what could not be said.
 pub fn export_policy(format: PeerFormat, spec: &PolicySpec, context: &ImportContext) -> ExportResult {
     crate::import::export(format, spec, context)

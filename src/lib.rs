@@ -31,6 +31,8 @@
 //! - [`import`]: other agents' permission rules (Claude Code, Codex, VS Code, Cursor, Gemini CLI) read
 //!   into one policy and written back out, with a report of what each rule became.
 //! - [`input`]: reading settings and lists from JSON text, with errors that name the field.
+//! - [`agent_calls`]: other agents' tool calls (Claude Code, Codex, Gemini CLI, Cursor, VS Code,
+//!   GitHub Copilot) read as toolgate calls, tools named as their importers translate them.
 //! - [`history`]: a policy replayed over a history of calls (toolgate's session log), and the
 //!   rules that history never met.
 
@@ -39,6 +41,7 @@
 // says why it pays beside its own allow, and the trap-test build's allocator (never shipped).
 #![deny(unsafe_code)]
 
+pub mod agent_calls;
 pub mod api;
 pub mod cursor;
 pub mod gasoline;

@@ -2,14 +2,18 @@
 // `npx toolgate …`: the engine from a shell. Decide a call with a policy file and see why (like
 // `codex execpolicy check`), bring another agent's rules in, write a policy out, lint it, replay it
 // over the calls an agent logged, learn a few safe rules from what a person approved.
-// Plain CommonJS and Node's standard library only; the one core is loaded in exactly one place.
+// As an agent's hook (`toolgate hook`, `toolgate serve`) it answers in that agent's protocol.
+// Plain CommonJS and Node's standard library only. The tools build is loaded in exactly one place
+// and only by the commands that need it: a hook decides with the engine alone (js/cli/hook.js).
 'use strict';
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const core = require('../tools/node/toolgate_tools.js');
+let toolsBuild;
+/** The engine with lint, import/export and history (`toolgate/tools`), loaded on first use. */
+const tools = () => (toolsBuild ??= require('../tools/node/toolgate_tools.js'));
 
 /** Exit codes a script can rely on; `toolgate --help` and the README list them. Keep them stable. */
 const EXIT = {
@@ -57,6 +61,31 @@ Usage:
       Nothing is applied: review the policy, then keep it. --layer names the layer proposals go
       to (default user).
 
+  toolgate hook <agent> (--policy <policy.json> | --import <format>) [--unattended] [--home <dir>]
+      An agent's pre-tool hook: reads the hook's JSON on stdin and answers in the agent's
+      protocol (allow, deny or ask, the reason naming the rule and its layer). Agents:
+      claude-code, codex, gemini-cli, cursor, vscode, copilot. --import reads the agent's own
+      rules from their standard places (from the hook input's cwd and your home). Input it
+      cannot read, or a policy that does not load, refuses the call (exit 2 and the reason on
+      stderr, which every one of these agents reads as a refusal). --unattended: nobody is there
+      to answer, so a call that would ask is refused (Gemini CLI with -p waits for ever on a
+      hook's question).
+  toolgate hook install <agent> (--policy <f> | --import <format> | --serve <url>) [--unattended]
+                [--scope user|project] [--settings <file>] [--state-dir <dir>]
+  toolgate hook uninstall <agent> [--scope user|project] [--settings <file>]
+      Adds toolgate's hook to the agent's settings file (default scope: project), keeping what
+      is there, or takes it out. A file that is not valid JSON is refused, never overwritten.
+      With --serve, the hook calls a running toolgate serve (Claude Code over HTTP, the
+      others with a one-line curl command).
+  toolgate serve (--policy <policy.json> | --import <format>) [--port <n>] [--log <file.jsonl>]
+                 [--remember once|session|timed] [--idle-minutes <n>] [--state-dir <dir>] [--unattended]
+      A hook server on 127.0.0.1: POST /hooks/<agent> with the token (Authorization: Bearer,
+      from $TOOLGATE_TOKEN or made up and written to <state-dir>/serve.json and serve.header,
+      default ~/.toolgate). One session per agent session: the answers a person gave at the
+      agent's prompt are remembered as --remember says (default once), the log is appended to
+      --log for replay and learn, the policy file is reloaded when it changes (a bad edit is
+      kept out), idle sessions end after --idle-minutes (default 30).
+
 Log formats (recognised by their records, or named with --format): session (toolgate's session
 log, session.logLines()), claudeCode (a Claude Code transcript, ~/.claude/projects/…/*.jsonl),
 codex (a Codex rollout, ~/.codex/sessions/…/rollout-*.jsonl).
@@ -73,6 +102,8 @@ Options:
   --policy <f> learn: the policy in force when the calls were made (default: every call asks)
   --layer <n>  learn: the layer proposals are written to (default: user)
   --min-calls <n>  learn: how many approved calls a proposal must cover (default: 2)
+  --import <f> hook, serve: decide with the agent's own rules, imported from their standard places
+  --unattended hook, serve: nobody is there to answer; a call that would ask is refused
   -h, --help   this text
   --version    the package's version
 
@@ -85,6 +116,7 @@ Exit codes:
   4  check: deny (the call is refused)
   5  lint: at least one finding of severity error
   6  replay: the policy would have allowed a call that was refused
+  (hook answers with the exit codes of the agent's protocol: 0 with the answer on stdout, or 2)
 `;
 
 /** A failure the user can fix; `exit` says which code. */
@@ -101,8 +133,9 @@ const usage = (message) => new CliError(EXIT.usage, `${message}\nRun \`toolgate 
 
 /** Splits argv into positionals and the options each command accepts. */
 function parseArgs(argv) {
-  const options = { json: false, help: false, version: false, cwd: undefined, home: undefined, format: undefined, policy: undefined, layer: undefined, 'min-calls': undefined };
-  const valued = ['--cwd', '--home', '--format', '--policy', '--layer', '--min-calls'];
+  const options = { json: false, help: false, version: false };
+  const valued = ['--cwd', '--home', '--format', '--policy', '--layer', '--min-calls', '--import', '--port', '--log', '--remember',
+    '--idle-minutes', '--state-dir', '--scope', '--settings', '--serve'];
   const positionals = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -110,6 +143,7 @@ function parseArgs(argv) {
       positionals.push(...argv.slice(i + 1));
       break;
     } else if (arg === '--json') options.json = true;
+    else if (arg === '--unattended') options.unattended = true;
     else if (arg === '-h' || arg === '--help') options.help = true;
     else if (arg === '--version') options.version = true;
     else if (valued.includes(arg)) {
@@ -156,7 +190,7 @@ function readJson(file) {
 function policyFrom(file) {
   const spec = readJson(file);
   try {
-    return { spec, policy: new core.Policy(spec) };
+    return { spec, policy: new (tools().Policy)(spec) };
   } catch (error) {
     throw new CliError(EXIT.badInput, `${file}: not a toolgate policy: ${error.message}`, { code: 'invalidPolicy', file });
   }
@@ -164,6 +198,7 @@ function policyFrom(file) {
 
 /** Calls the engine with arguments built from the user's input; its TypeError is their mistake. */
 function engine(what, call, file) {
+  const core = tools();
   if (typeof core[what] !== 'function') {
     throw new CliError(EXIT.badInput, `this build of toolgate has no ${what}()`, { code: 'unsupported' });
   }
@@ -243,7 +278,7 @@ function importRules(positionals, options) {
   if (!result.ok) {
     // The engine names the scope, line and column; name the file too, by importing each alone.
     const errors = files.flatMap(({ scope, file }, i) => {
-      const alone = core.importPolicy(format, [sources[i]], ctx);
+      const alone = tools().importPolicy(format, [sources[i]], ctx);
       return alone.ok ? [] : alone.errors.map((e) => ({ ...e, file, scope }));
     });
     const named = errors.length ? errors : result.errors;
@@ -410,7 +445,123 @@ function learn(positionals, options) {
   return EXIT.ok;
 }
 
-const COMMANDS = { check, import: importRules, export: exportRules, lint, replay, learn };
+const AGENT_NAMES = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'vscode', 'copilot'];
+
+function agentArg(agent, command) {
+  if (!agent) throw usage(`${command} needs an agent: ${AGENT_NAMES.join(', ')}`);
+  if (!AGENT_NAMES.includes(agent)) throw usage(`unknown agent ${JSON.stringify(agent)}: expected ${AGENT_NAMES.join(', ')}`);
+  return agent;
+}
+
+/** `--policy <file>` or `--import <format>`, exactly one. */
+function rulesArg(options, command) {
+  if (Boolean(options.policy) === Boolean(options.import)) throw usage(`${command} needs --policy <policy.json> or --import <format>, one of them`);
+}
+
+function hook(positionals, options) {
+  const [first, ...rest] = positionals;
+  if (first === 'install' || first === 'uninstall') return hookInstall(first, rest, options);
+  const agent = agentArg(first, 'hook');
+  if (rest.length) throw usage(`hook takes one agent, not ${JSON.stringify(rest[0])}`);
+  rulesArg(options, 'hook');
+  // A hook's process decides one call and exits: V8's optimising tier would compile hot functions
+  // in the background and hold the exit for them (about 100 ms with a preset's rules), so this
+  // process keeps to the baseline compiler, and validates each function when it first runs rather
+  // than the whole module up front (bench/hooks.mjs measures it). Set before the module is
+  // compiled; a host's process (`serve`, an extension) keeps V8's defaults.
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString('--wasm-lazy-validation');
+  const { answerHook } = require('./hook.js');
+  let text;
+  try {
+    text = fs.readFileSync(0, 'utf8');
+  } catch (error) {
+    text = `not readable: ${error.message}`;
+  }
+  const answer = answerHook(agent, text, options);
+  if (answer.stdout) process.stdout.write(answer.stdout);
+  if (answer.stderr) process.stderr.write(answer.stderr);
+  return answer.exitCode;
+}
+
+function hookInstall(action, positionals, options) {
+  const agent = agentArg(positionals[0], `hook ${action}`);
+  const scope = options.scope ?? 'project';
+  if (!['user', 'project'].includes(scope)) throw usage(`--scope is user or project, not ${JSON.stringify(scope)}`);
+  const { install, uninstall } = require('./hook-install.js');
+  const where = { scope, cwd: path.resolve(options.cwd ?? process.cwd()), home: path.resolve(options.home ?? os.homedir()), file: options.settings && path.resolve(options.settings) };
+  try {
+    if (action === 'uninstall') {
+      const { file, removed } = uninstall(agent, where);
+      print(removed ? `${file}: toolgate's ${agent} hook removed` : `${file}: no toolgate hook for ${agent}`);
+      return EXIT.ok;
+    }
+    const sources = [options.policy, options.import, options.serve].filter(Boolean).length;
+    if (sources !== 1) throw usage('hook install needs one of --policy <policy.json>, --import <format> or --serve <url>');
+    const { shellQuote, curlCommand, defaultStateDir } = require('./serve.js');
+    let hookSpec;
+    if (options.serve) {
+      const url = options.serve.replace(/\/+$/, '');
+      if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw usage(`--serve is the URL toolgate serve listens on, http://127.0.0.1:<port>, not ${JSON.stringify(options.serve)}`);
+      const stateDir = path.resolve(options['state-dir'] ?? defaultStateDir(where.home));
+      hookSpec = agent === 'claude-code'
+        ? { serve: true, http: { type: 'http', url: `${url}/hooks/${agent}`, headers: { Authorization: 'Bearer $TOOLGATE_TOKEN' }, allowedEnvVars: ['TOOLGATE_TOKEN'], timeout: 30 } }
+        : { serve: true, command: curlCommand(agent, { stateDir, url }) };
+    } else {
+      const rules = options.policy ? `--policy ${shellQuote(path.resolve(options.policy))}` : `--import ${shellQuote(options.import)}`;
+      hookSpec = { command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'toolgate.js'))} hook ${agent} ${rules}${options.unattended ? ' --unattended' : ''}` };
+    }
+    const { file, added } = install(agent, hookSpec, where);
+    print(`${file}: toolgate's ${agent} hook added to ${Object.keys(added).join(', ')}`);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(EXIT.badInput, error.message, { code: 'invalidSettings' });
+  }
+}
+
+function serve(positionals, options) {
+  if (positionals.length) throw usage(`serve takes no arguments, not ${JSON.stringify(positionals[0])}`);
+  rulesArg(options, 'serve');
+  const port = options.port === undefined ? 0 : Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port is a port number, not ${JSON.stringify(options.port)}`);
+  const idle = options['idle-minutes'] === undefined ? 30 : Number(options['idle-minutes']);
+  if (!(idle > 0)) throw usage(`--idle-minutes is a number of minutes above 0, not ${JSON.stringify(options['idle-minutes'])}`);
+  const remember = options.remember ?? 'once';
+  if (!['once', 'session', 'timed'].includes(remember)) throw usage(`--remember is once, session or timed, not ${JSON.stringify(remember)}`);
+  const { HookServer, writeState, defaultStateDir } = require('./serve.js');
+  const core = options.import ? tools() : require('../engine/node/toolgate_engine.js');
+  const home = path.resolve(options.home ?? os.homedir());
+  const stateDir = path.resolve(options['state-dir'] ?? defaultStateDir(home));
+  const token = process.env.TOOLGATE_TOKEN || require('node:crypto').randomBytes(24).toString('base64url');
+  let server;
+  try {
+    server = new HookServer({ core, policyFile: options.policy, importFormat: options.import, token, logFile: options.log, idleMs: idle * 60_000, remember, unattended: options.unattended === true, home });
+  } catch (error) {
+    throw new CliError(EXIT.badInput, error.message, { code: 'invalidPolicy', file: options.policy });
+  }
+  return server.listen(port).then((url) => {
+    writeState(stateDir, { url, token, pid: process.pid });
+    print(`toolgate serve: listening on ${url} (hooks: POST ${url}/hooks/<agent>; token in ${path.join(stateDir, 'serve.json')})`);
+    const stop = () => server.close().then(() => {
+      const state = path.join(stateDir, 'serve.json');
+      try {
+        if (JSON.parse(fs.readFileSync(state, 'utf8')).pid === process.pid) for (const f of ['serve.json', 'serve.header']) fs.rmSync(path.join(stateDir, f), { force: true });
+      } catch {
+        // Another server's state, or none: left as it is.
+      }
+      process.exit(EXIT.ok);
+    });
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }, (error) => {
+    note(`toolgate: cannot listen on 127.0.0.1:${port}: ${error.message}`);
+    process.exitCode = EXIT.badInput;
+  });
+}
+
+const COMMANDS = { check, import: importRules, export: exportRules, lint, replay, learn, hook, serve };
 
 function main(argv) {
   let json = argv.includes('--json');
@@ -428,7 +579,7 @@ function main(argv) {
     }
     if (!command) throw usage('no command given');
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (!run) throw usage(`unknown command ${JSON.stringify(command)}: expected check, import, export, lint, replay or learn`);
+    if (!run) throw usage(`unknown command ${JSON.stringify(command)}: expected check, import, export, lint, replay, learn, hook or serve`);
     return run(rest, options);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
@@ -440,4 +591,6 @@ function main(argv) {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+const code = main(process.argv.slice(2));
+// `serve` keeps running; every other command has its exit code.
+if (typeof code === 'number') process.exitCode = code;

@@ -74,6 +74,8 @@ const ON_TRAP = {
   'Policy.exampleFailures': THROWS,
   'new Policy': THROWS,
   analyzeCommand: THROWS,
+  // An agent's call that cannot be read is refused by the hook that asked.
+  readAgentCall: problems,
   // A session asks when its decision traps; its grants and log were in the lost instance, so it
   // cannot be rebuilt (see MUTATORS) and every later call throws until the host creates it again.
   'Session.decide': (error, tool, input, options) => ({

@@ -425,3 +425,19 @@ pub fn validate_mode_restrictions(
     let catalogue: Vec<roo::CatalogueServer> = json_arg(&catalogue, "catalogue")?;
     to_ts(&api::validate_mode(&mode, &catalogue))
 }
+
+/// An agent's tool call (Claude Code, Codex, Gemini CLI, Cursor, VS Code, GitHub Copilot) read as
+/// the toolgate calls it makes, tools named as the importers translate that agent's rules:
+/// `{ ok: true, calls }` (`calls` is `null` for a tool toolgate has no counterpart for), or
+/// `{ ok: false, errors }` naming what the input lacks.
+#[wasm_bindgen(js_name = readAgentCall, unchecked_return_type = "{ ok: true, calls: ToolgateCall[] | null } | { ok: false, errors: Problem[] }")]
+pub fn read_agent_call(
+    agent: Ts<crate::agent_calls::Agent>,
+    #[wasm_bindgen(unchecked_param_type = "string")] toolName: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "unknown")] toolInput: JsValue,
+) -> Result<JsValue, JsValue> {
+    let agent: crate::agent_calls::Agent = json_arg(&agent.js_value(), "agent")?;
+    let name = string_arg(&toolName, "toolName")?;
+    let input: serde_json::Value = if toolInput.is_undefined() { serde_json::Value::Null } else { json_arg(&toolInput, "toolInput")? };
+    to_js(&api::answer_json(&api::read_agent_call(agent, &name, &input)))
+}

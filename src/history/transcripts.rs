@@ -19,7 +19,8 @@
 //! agent's name, in [`Transcript::skipped`]; a line that cannot be read is reported with its number.
 
 use super::{unread, Happened, History, HistoryCall};
-use crate::import::{FETCH, MCP_TOOL, TERMINAL};
+use crate::agent_calls::{self, read_call, Agent, ToolgateCall};
+use crate::import::TERMINAL;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -78,7 +79,7 @@ pub fn read_codex(text: &str) -> Transcript {
 }
 
 /// The toolgate calls one agent tool call makes: tool and inputs.
-type Calls = Vec<(&'static str, Vec<String>)>;
+type Calls = Vec<ToolgateCall>;
 
 /// The `ResponseItem` types that can stand at the top of a line.
 const RESPONSE_ITEMS: &[&str] = &[
@@ -113,7 +114,7 @@ impl Reading {
     fn record(&mut self, line: usize, id: &str, asked: bool, calls: Calls, happened: Happened) {
         let calls_now = &mut self.transcript.history.calls;
         let start = calls_now.len();
-        calls_now.extend(calls.into_iter().map(|(tool, inputs)| HistoryCall { line, tool: tool.to_owned(), inputs, happened }));
+        calls_now.extend(calls.into_iter().map(|ToolgateCall { tool, inputs }| HistoryCall { line, tool, inputs, happened }));
         self.waiting.insert(id.to_owned(), (start..calls_now.len(), asked));
     }
 
@@ -161,38 +162,11 @@ fn claude_assistant(reading: &mut Reading, line: usize, record: &Value) {
             reading.problem(line, format!("the `tool_use` at `message.content[{at}]` needs a string `id` and `name`"));
             continue;
         };
-        match claude_tool(name, block.get("input")) {
-            Ok(Some((tool, inputs))) => reading.record(line, id, false, vec![(tool, inputs)], Happened::Unanswered),
+        match read_call(Agent::ClaudeCode, name, block.get("input").unwrap_or(&Value::Null)) {
+            Ok(Some(calls)) => reading.record(line, id, false, calls, Happened::Unanswered),
             Ok(None) => reading.skip(name),
             Err(message) => reading.problem(line, message),
         }
-    }
-}
-
-/// The toolgate tool and inputs of a Claude Code tool call; `None` for a tool toolgate has no
-/// counterpart for.
-fn claude_tool(name: &str, input: Option<&Value>) -> Result<Option<(&'static str, Vec<String>)>, String> {
-    if let Some(server_and_tool) = name.strip_prefix("mcp__") {
-        return match server_and_tool.split_once("__") {
-            Some((server, tool)) if !server.is_empty() && !tool.is_empty() => Ok(Some((MCP_TOOL, vec![server.into(), tool.into()]))),
-            _ => Err(format!("`{name}` is not an MCP tool name `mcp__<server>__<tool>`")),
-        };
-    }
-    let (tool, field) = match name {
-        "Bash" => (TERMINAL, "command"),
-        "Read" => ("read_file", "file_path"),
-        "Edit" | "MultiEdit" | "Write" => ("edit_file", "file_path"),
-        "NotebookEdit" => ("edit_file", "notebook_path"),
-        "WebFetch" => (FETCH, "url"),
-        "WebSearch" => ("web_search", "query"),
-        "Grep" => ("grep", "pattern"),
-        "Glob" => ("find_path", "pattern"),
-        "LS" => ("list_directory", "path"),
-        _ => return Ok(None),
-    };
-    match input.and_then(|input| input.get(field)).and_then(Value::as_str) {
-        Some(value) => Ok(Some((tool, vec![value.to_owned()]))),
-        None => Err(format!("the {name} call's `input.{field}` is missing or not a string")),
     }
 }
 
@@ -224,6 +198,11 @@ fn claude_user(reading: &mut Reading, line: usize, record: &Value) {
     }
 }
 
+/// How the reason of a question toolgate's hook asked begins (`js/hooks/decide.js`): Claude Code
+/// in print mode hands it to the model as the result of a call that did not run, and Codex, whose
+/// hooks cannot ask, as the reason the call was blocked.
+const TOOLGATE_ASKED: &str = "toolgate asks about this call:";
+
 /// What a Claude Code tool result says happened. The texts are Claude Code's own; a result marked
 /// `is_error: false` ran whatever it says (a file read can hold any text).
 fn claude_outcome(text: &str, is_error: Option<bool>) -> Happened {
@@ -232,6 +211,14 @@ fn claude_outcome(text: &str, is_error: Option<bool>) -> Happened {
     }
     let text = text.trim_start();
     let text = text.strip_prefix("<tool_use_error>").unwrap_or(text);
+    if text.starts_with("PreToolUse:") && text.contains(" hook error: ") {
+        // A pre-tool hook blocked it (a deny, or exit code 2): `PreToolUse:Bash hook error: …`.
+        return Happened::Refused;
+    }
+    if text.starts_with(TOOLGATE_ASKED) {
+        // toolgate's hook asked and no one could answer (print mode): the call did not run.
+        return Happened::Unanswered;
+    }
     if text.starts_with("The user doesn't want to proceed with this tool use") {
         Happened::Declined
     } else if text.starts_with("Permission for this tool use was denied")
@@ -259,7 +246,7 @@ fn codex_item(reading: &mut Reading, line: usize, item: &Value) {
                 Ok(arguments) => arguments,
                 Err(e) => return reading.problem(line, format!("the `arguments` of the `{name}` call are not JSON: {e}")),
             };
-            match codex_function(name, &arguments) {
+            match read_call(Agent::Codex, name, &arguments) {
                 Ok(Some(calls)) => {
                     let asked = arguments.get("sandbox_permissions").and_then(Value::as_str) == Some("require_escalated")
                         || arguments.get("with_escalated_permissions").and_then(Value::as_bool) == Some(true);
@@ -276,19 +263,25 @@ fn codex_item(reading: &mut Reading, line: usize, item: &Value) {
             if name != "apply_patch" {
                 return reading.skip(name);
             }
-            match patch_calls(input) {
+            match agent_calls::patch_calls(input) {
                 Ok(calls) => reading.record(line, id, false, calls, Happened::Ran),
                 Err(message) => reading.problem(line, message),
             }
         }
         Some("local_shell_call") => {
             let id = field("call_id").or_else(|| field("id"));
-            let argv = item.pointer("/action/command").and_then(strings);
+            let argv = item.pointer("/action/command").and_then(agent_calls::strings);
             let (Some(id), Some(argv)) = (id, argv) else {
                 return reading
                     .problem(line, "a `local_shell_call` needs a `call_id` and `action.command`, a non-empty list of strings".into());
             };
-            reading.record(line, id, false, vec![(TERMINAL, vec![command_line(&argv)])], Happened::Ran);
+            reading.record(
+                line,
+                id,
+                false,
+                vec![ToolgateCall { tool: TERMINAL.into(), inputs: vec![agent_calls::command_line(&argv)] }],
+                Happened::Ran,
+            );
         }
         Some("function_call_output" | "custom_tool_call_output") => {
             let Some(id) = field("call_id") else {
@@ -308,41 +301,21 @@ fn codex_item(reading: &mut Reading, line: usize, item: &Value) {
     }
 }
 
-/// The toolgate calls of a Codex function call; `None` for a tool toolgate has no counterpart for.
-fn codex_function(name: &str, arguments: &Value) -> Result<Option<Calls>, String> {
-    let text = |field: &str| {
-        arguments.get(field).and_then(Value::as_str).ok_or_else(|| format!("the {name} call's `{field}` is missing or not a string"))
-    };
-    Ok(Some(match name {
-        "exec_command" => vec![(TERMINAL, vec![text("cmd")?.to_owned()])],
-        "shell_command" => vec![(TERMINAL, vec![text("command")?.to_owned()])],
-        "shell" | "container.exec" => {
-            let argv = arguments
-                .get("command")
-                .and_then(strings)
-                .ok_or_else(|| format!("the {name} call's `command` is missing or not a non-empty list of strings"))?;
-            vec![(TERMINAL, vec![command_line(&argv)])]
-        }
-        "apply_patch" => patch_calls(text("input")?)?,
-        // Codex names MCP tools as Claude Code does (`mcp__<server>__<tool>`, in
-        // `codex-rs/core/src/mcp_connection_manager.rs`).
-        _ => match name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")) {
-            Some((server, tool)) if !server.is_empty() && !tool.is_empty() => vec![(MCP_TOOL, vec![server.into(), tool.into()])],
-            _ => return Ok(None),
-        },
-    }))
-}
-
 /// What a Codex tool call's output says happened. Codex writes "exec command rejected by user" or
 /// "patch rejected by user" when the user declines at the prompt, "aborted by user" when the turn is
-/// stopped (at the prompt, for a call that asked), and its automatic reviewer's refusal as "This action
-/// was rejected due to unacceptable risk"; the texts may follow header lines.
+/// stopped (at the prompt, for a call that asked), its automatic reviewer's refusal as "This action
+/// was rejected due to unacceptable risk", and a pre-tool hook's refusal as "Command blocked by
+/// PreToolUse hook: <reason>"; the texts may follow header lines.
 fn codex_outcome(output: &str, asked: bool) -> Happened {
     let first = output
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !["Command:", "Chunk ID:", "Wall time:"].iter().any(|header| l.starts_with(header)))
         .unwrap_or_default();
+    if let Some(reason) = first.strip_prefix("Command blocked by PreToolUse hook:") {
+        // A pre-tool hook blocked it; toolgate's hook blocks a question it cannot put to a person.
+        return if reason.trim_start().starts_with(TOOLGATE_ASKED) { Happened::Unanswered } else { Happened::Refused };
+    }
     if first.starts_with("exec command rejected by user") || first.starts_with("patch rejected by user") {
         Happened::Declined
     } else if first.starts_with("This action was rejected due to unacceptable risk") {
@@ -355,53 +328,6 @@ fn codex_outcome(output: &str, asked: bool) -> Happened {
         Happened::Ran
     }
 }
-
-/// One `edit_file` call per file an `apply_patch` patch adds, updates, deletes or moves to.
-fn patch_calls(patch: &str) -> Result<Calls, String> {
-    let mut files: Vec<String> = Vec::new();
-    for line in patch.lines() {
-        let named = ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "].iter().find_map(|p| line.strip_prefix(p));
-        if let Some(file) = named.map(str::trim).filter(|f| !f.is_empty()) {
-            if !files.iter().any(|f| f == file) {
-                files.push(file.to_owned());
-            }
-        }
-    }
-    if files.is_empty() {
-        return Err("the apply_patch patch names no file (`*** Add File: `, `*** Update File: `, `*** Delete File: `)".into());
-    }
-    Ok(files.into_iter().map(|file| ("edit_file", vec![file])).collect())
-}
-
-/// A non-empty list of strings (an argv).
-fn strings(value: &Value) -> Option<Vec<String>> {
-    let words: Vec<String> = value.as_array()?.iter().map(|v| v.as_str().map(str::to_owned)).collect::<Option<_>>()?;
-    (!words.is_empty()).then_some(words)
-}
-
-/// The command line a Codex argv runs: the script of `<shell> -lc <script>` (how Codex wraps the
-/// model's commands, bash/zsh/sh or PowerShell's `-Command`), otherwise the words quoted for a POSIX
-/// shell.
-fn command_line(argv: &[String]) -> String {
-    if let Some((shell, rest)) = argv.split_first() {
-        let program = shell.rsplit(['/', '\\']).next().unwrap_or(shell).to_ascii_lowercase();
-        let program = program.strip_suffix(".exe").unwrap_or(&program);
-        match (program, rest) {
-            ("bash" | "zsh" | "sh" | "dash" | "ksh", [flag, script]) if flag == "-lc" || flag == "-c" => return script.clone(),
-            ("powershell" | "pwsh", [flags @ .., flag, script])
-                if (flag.eq_ignore_ascii_case("-command") || flag.eq_ignore_ascii_case("-c"))
-                    && flags.iter().all(|f| POWERSHELL_FLAGS.contains(&f.to_ascii_lowercase().as_str())) =>
-            {
-                return script.clone()
-            }
-            _ => {}
-        }
-    }
-    argv.iter().map(|word| crate::import::codex::quote(word)).collect::<Vec<_>>().join(" ")
-}
-
-/// The PowerShell switches that may stand before `-Command` without changing what runs.
-const POWERSHELL_FLAGS: &[&str] = &["-noprofile", "-nologo", "-noninteractive"];
 
 #[cfg(test)]
 mod tests;

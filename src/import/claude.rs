@@ -219,6 +219,17 @@ fn mode_outcome(mode: &str) -> (Outcome, Translation, &'static str, Option<Outco
     }
 }
 
+/// The tool a call of Claude Code's tool `name` is decided as: the first tool a deny rule of that
+/// name becomes (`Read` → `read_file`, `Write` → `edit_file`), so the call meets the rules its
+/// name's rules became. `None` for a tool the catalogue has no counterpart for.
+pub fn call_tool(name: &str) -> Option<String> {
+    if !TOOL_NAMES.contains(&name) {
+        return None;
+    }
+    let anchors = Anchors { cwd: None, home: None, settings_dir: None };
+    translate(name, ListKind::AlwaysDeny, &anchors).targets.into_iter().next().map(|(tool, _, _)| tool)
+}
+
 /// `Tool` or `Tool(specifier)`.
 fn split_rule(rule: &str) -> (&str, Option<&str>) {
     match rule.split_once('(') {

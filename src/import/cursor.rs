@@ -99,6 +99,12 @@ fn to(tools: &[&str], rule: &RuleSpec) -> Targets {
     tools.iter().map(|t| ((*t).to_owned(), rule.clone())).collect()
 }
 
+/// The tool a call of Cursor's permission type `kind` (`Shell`, `Read`, `Write`, `WebFetch`,
+/// `Mcp`) is decided as: the first tool a deny rule of that type becomes.
+pub fn call_tool(kind: &str) -> Option<String> {
+    translate(kind, ListKind::AlwaysDeny, &ImportContext::default()).0.into_iter().next().map(|(tool, _)| tool)
+}
+
 fn translate(entry: &str, list: ListKind, context: &ImportContext) -> (Targets, Translation, Option<String>) {
     let allow = list == ListKind::AlwaysAllow;
     let (kind, spec) = match entry.split_once('(') {

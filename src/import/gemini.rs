@@ -46,6 +46,11 @@ const TOOLS: &[(&str, &[&str])] = &[
     ("google_web_search", &["web_search"]),
 ];
 
+/// The tool a call of Gemini CLI's tool `name` is decided as: the first Zed tool its rules become.
+pub fn call_tool(name: &str) -> Option<&'static str> {
+    TOOLS.iter().find(|(n, _)| *n == name).and_then(|(_, tools)| tools.first().copied())
+}
+
 /// Every Zed tool a Gemini tool stands for, and the imported MCP tool.
 fn every_tool() -> Vec<&'static str> {
     let mut all: Vec<&str> = TOOLS.iter().flat_map(|(_, z)| z.iter().copied()).collect();

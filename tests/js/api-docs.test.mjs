@@ -28,7 +28,7 @@ test('docs/api/ is what the package\'s declarations generate', () => {
 test('the reference indexes every entry point and documents known exports with their comments', () => {
   const index = page('README.md');
   for (const [name, file] of [['toolgate', 'toolgate.md'], ['toolgate/engine', 'toolgate/engine.md'],
-    ['toolgate/tools', 'toolgate/tools.md'], ['toolgate/mcp-server', 'toolgate/mcp-server.md'],
+    ['toolgate/tools', 'toolgate/tools.md'], ['toolgate/mcp-server', 'toolgate/mcp-server.md'], ['toolgate/hooks', 'toolgate/hooks.md'],
     ['toolgate/settings-page', 'toolgate/settings-page.md']]) {
     assert.ok(index.includes(`[${name}](${file})`), `README.md does not link ${name}`);
     assert.ok(existsSync(join(api, file)), `${file} is missing`);

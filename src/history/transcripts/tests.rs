@@ -169,14 +169,14 @@ fn claude_code_lines_that_cannot_be_read_are_reported_by_number_and_the_rest_is_
         assert!(message.contains(words), "line {line}: {message:?} should say {words:?}");
     };
     says(2, "not a JSON record");
-    says(4, "Read call's `input.file_path` is missing");
+    says(4, "Read call's `file_path` is missing");
     says(5, "needs a string `id` and `name`");
     says(6, "JSON object");
     says(8, "needs a `type`");
     says(9, "`mcp__lonely` is not an MCP tool name");
     says(10, "`message.content`");
     says(11, "`tool_use_id`");
-    says(12, "Bash call's `input.command` is missing or not a string");
+    says(12, "Bash call's `command` is missing or not a string");
     assert!(transcript.history.unread.iter().all(|p| p.code == "unreadableLine"));
 }
 
@@ -415,4 +415,39 @@ proptest::proptest! {
         let _ = read_claude_code(&text);
         let _ = read_codex(&text);
     }
+}
+
+#[test]
+fn a_call_a_pre_tool_hook_blocked_is_refused_and_one_toolgate_asked_about_unanswered() {
+    let lines = [
+        assistant(vec![tool_use("h1", "Bash", json!({ "command": "curl x" }))]),
+        result("h1", json!("PreToolUse:Bash hook error: toolgate refused this call: Denied by always_deny rule 0"), Some(true)),
+        assistant(vec![tool_use("h2", "Bash", json!({ "command": "rm -rf /" }))]),
+        result("h2", json!("PreToolUse:Bash hook error: [my-guard]: blocked\n"), Some(true)),
+        assistant(vec![tool_use("h3", "Bash", json!({ "command": "git push" }))]),
+        result("h3", json!("toolgate asks about this call: Needs confirmation [rule: layer \"user\"]"), Some(true)),
+        assistant(vec![tool_use("h4", "Bash", json!({ "command": "ls" }))]),
+        result("h4", json!("toolgate asks about this call: a file that says so"), Some(false)),
+    ];
+    let transcript = read_claude_code(&text(&lines));
+    let happened: Vec<Happened> = calls(&transcript).into_iter().map(|c| c.3).collect();
+    assert_eq!(happened, vec![Happened::Refused, Happened::Refused, Happened::Unanswered, Happened::Ran]);
+}
+
+#[test]
+fn a_codex_call_a_pre_tool_hook_blocked_is_refused_and_one_toolgate_asked_about_unanswered() {
+    let lines = [
+        function_call("k1", "exec_command", json!({ "cmd": "cp a b" })),
+        output(
+            "k1",
+            json!("Command blocked by PreToolUse hook: toolgate refused this call: Denied by always_deny rule 0. Command: cp a b"),
+        ),
+        function_call("k2", "exec_command", json!({ "cmd": "mkdir x" })),
+        output("k2", json!("Command blocked by PreToolUse hook: toolgate asks about this call: Needs confirmation. Command: mkdir x")),
+        function_call("k3", "exec_command", json!({ "cmd": "touch y" })),
+        output("k3", json!("Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\nOutput:\n")),
+    ];
+    let transcript = read_codex(&text(&lines));
+    let happened: Vec<Happened> = calls(&transcript).into_iter().map(|c| c.3).collect();
+    assert_eq!(happened, vec![Happened::Refused, Happened::Unanswered, Happened::Ran]);
 }
