@@ -74,6 +74,11 @@ const KNOWN_DIFFERENCES = {
   heredocDash:
     'tree-sitter-bash drops a `-` argument written just before a here-document (`git commit -F - <<EOF`). The oracle '
     + 'parses a copy with that `-` replaced by another one-character word and renders it from the line.',
+  scriptsOtherProgramsRun:
+    'toolgate reads the script a command runs behind wrappers (`sudo sh -c \'…\'`, `env -- sh -c …`), through `find '
+    + '-exec sh -c …`, as `eval`\'s words and as `env -S`\'s string; tree-sitter sees strings. The oracle skips the '
+    + 'wrappers sudo(8), env(1), nice(1), nohup(1), timeout(1), exec and command name (with their options), then parses '
+    + 'such a script with tree-sitter too and adds its commands. (bash itself checks these in tests/bash_oracle.rs.)',
 };
 
 /**
@@ -480,12 +485,60 @@ function merge(result, inner) {
   for (const a of inner.applied) result.applied.add(a);
 }
 
+/** Where the command behind leading wrappers starts in `words`, as their manual pages read them. */
+function pastWrappers(words) {
+  const valued = { sudo: ['-u', '-g', '-h', '-p', '-C', '-D', '-R', '-T', '-U', '-r', '-t'], env: ['-u', '-C'], nice: ['-n'], timeout: ['-s', '-k'], exec: ['-a'] };
+  let i = 0;
+  for (;;) {
+    const name = (words[i] ?? '').split('/').pop();
+    if (!['sudo', 'env', 'nice', 'nohup', 'timeout', 'exec', 'command'].includes(name)) return i;
+    let j = i + 1;
+    while (j < words.length) {
+      const w = words[j];
+      if (w === '--') { j++; break; }
+      if (name === 'env' && (w === '-S' || w.startsWith('--split-string'))) return -1;
+      if (w.startsWith('-') && w.length > 1) { j += (valued[name] ?? []).includes(w) ? 2 : 1; continue; }
+      if (name === 'env' && w.includes('=')) { j++; continue; }
+      break;
+    }
+    if (name === 'timeout') j++;
+    if (j >= words.length) return words.length;
+    i = j;
+  }
+}
+
+/** A script the command runs that tree-sitter sees as strings: parsed with tree-sitter too, its commands added. */
+function otherScripts(words, depth, result) {
+  const start = pastWrappers(words);
+  let script = null;
+  if (start === -1) {
+    const at = words.findIndex((w) => w === '-S' || w.startsWith('--split-string'));
+    script = words[at].includes('=') ? words[at].slice(words[at].indexOf('=') + 1) : words[at + 1];
+  } else if (start > 0 && SHELLS.has((words[start] ?? '').split('/').pop())) {
+    const i = words.findIndex((w, k) => k > start && /^-[^-]*c/.test(w));
+    if (i > 0) script = words.slice(i + 1).find((w) => !w.startsWith('-')) ?? null;
+  } else if ((words[start] ?? '') === 'eval' && words.length > start + 1) {
+    script = words.slice(start + 1).join(' ');
+  } else if ((words[start] ?? '').split('/').pop() === 'find') {
+    const exec = words.findIndex((w) => ['-exec', '-execdir', '-ok', '-okdir'].includes(w));
+    if (exec > 0 && SHELLS.has((words[exec + 1] ?? '').split('/').pop()) && words[exec + 2] === '-c') script = words[exec + 3];
+  }
+  if (script === null || script === undefined) return;
+  const inner = oracle(script, true, depth + 1);
+  merge(result, inner);
+  result.applied.add('scriptsOtherProgramsRun');
+}
+
 /** `sh -c 'script'`: the script is parsed by tree-sitter too, and its commands added. */
 function shellPayload(node, line, depth, result) {
   const nameNode = node.childForFieldName('name');
   if (!nameNode || depth > 8) return;
   const name = render(nameNode, line);
-  if (!SHELLS.has(name.split('/').pop())) return;
+  if (!SHELLS.has(name.split('/').pop())) {
+    const words = [name, ...node.childrenForFieldName('argument').map((a) => render(a, line)), ...(result.extraWords.get(node.id) ?? [])];
+    otherScripts(words, depth, result);
+    return;
+  }
   const args = [...node.childrenForFieldName('argument').map((a) => render(a, line)), ...(result.extraWords.get(node.id) ?? [])];
   let i = 0;
   let runs = false;
