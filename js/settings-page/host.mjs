@@ -12,8 +12,9 @@ const PROTOCOL_VERSION = 1;
 const defaultCore = null; // host.cjs: the tools' Node build
 
 /**
- * The page's module files, relative to settings-page.js: the tools' web glue and its snippets
- * (the build writes their list; the snippets' folder is named by a hash), and the .wasm. The
+ * The page's module files, relative to settings-page.js: its own modules beside it (visible.js),
+ * the tools' web glue and its snippets (the build writes their list; the snippets' folder is
+ * named by a hash), and the .wasm. The
  * page's HTML preloads them, so they download beside the page's script instead of one import
  * after another, and the .wasm before the glue asks for it.
  */
