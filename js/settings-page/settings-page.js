@@ -320,7 +320,8 @@ class SettingsPage {
   }
 
   start() {
-    this.link = new HostLink((message) => this.onHostMessage(message), this.options.storageKey, this.options.vscodeApi);
+    // Only the host is heard, and only the host's origin is posted to (HostLink, src/bindings/webview.rs).
+    this.link = new HostLink((message) => this.onHostMessage(message), this.options.storageKey, this.options.vscodeApi, this.options.hostOrigin);
     const stored = this.link.loadDraft();
     if (stored && typeof stored === 'object' && stored.version === 1 && stored.draft) {
       this.draft = stored.draft;
@@ -1349,7 +1350,9 @@ function setOrDelete(object, key, value) {
 /**
  * Starts the page in `root` (default: `#toolgate-settings`). Options: `storageKey` (where drafts
  * live in local storage outside VS Code; default from `data-storage-key`), `vscodeApi` (if the
- * embedder already called `acquireVsCodeApi()`, which can be called only once).
+ * embedder already called `acquireVsCodeApi()`, which can be called only once), `hostOrigin`
+ * (outside VS Code, the origin of the page that frames this one: the only one it posts to and
+ * hears from; default from `data-host-origin`, else the page's own origin).
  */
 export async function startSettingsPage(root = document.getElementById('toolgate-settings'), options = {}) {
   if (!root) throw new Error('toolgate settings page: no #toolgate-settings element');
@@ -1357,7 +1360,8 @@ export async function startSettingsPage(root = document.getElementById('toolgate
   root.dataset.started = 'true';
   root.classList.add('tg-root');
   await loadCore();
-  const page = new SettingsPage(root, { storageKey: options.storageKey ?? root.dataset.storageKey ?? 'toolgate.settingsPage.draft', vscodeApi: options.vscodeApi });
+  const page = new SettingsPage(root, { storageKey: options.storageKey ?? root.dataset.storageKey ?? 'toolgate.settingsPage.draft', vscodeApi: options.vscodeApi,
+    hostOrigin: options.hostOrigin ?? root.dataset.hostOrigin });
   page.start();
   return page;
 }

@@ -213,6 +213,14 @@ test('the page HTML carries exactly the strict CSP, no inline script or style, a
   assert.match(html, /<script type="module" src="https:\/\/x\/a\.js\?&quot;"><\/script>/);
   assert.ok(!/<script>|<style|style=|onload=/.test(html));
   assert.throws(() => settingsPageHtml({ cspSource: 'x', scriptUri: 'y' }), /styleUri is required/);
+  // Framed by a web page: that page's origin, the only one the settings page speaks with; never `*`.
+  const uris = { cspSource: 'https://x', scriptUri: 'https://x/a.js', styleUri: 'https://x/a.css' };
+  assert.match(settingsPageHtml({ ...uris, hostOrigin: 'https://host.example' }),
+    /<div id="toolgate-settings" data-host-origin="https:\/\/host\.example">/);
+  assert.ok(!/data-host-origin/.test(html), 'no host origin unless given');
+  for (const hostOrigin of ['*', ' * ', 'host.example', '', 42]) {
+    assert.throws(() => settingsPageHtml({ ...uris, hostOrigin }), /hostOrigin must be an origin/, String(hostOrigin));
+  }
 });
 
 test('the page HTML preloads every file of the page\'s module, each one the package ships', () => {

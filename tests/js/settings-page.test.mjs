@@ -3,7 +3,8 @@
 //     page's own wasm module; drafts in local storage);
 //   - the page as an extension serves it — settingsPageHtml's HTML, VS Code's acquireVsCodeApi
 //     (with getState/setState) injected before the page runs — talking to the Node host half
-//     over the engine's Node build.
+//     over the engine's Node build;
+//   - the page framed by a web page (its host) beside a frame that is not its host.
 // And, without a browser, the page's own copy of the characters the core writes out.
 // Every wait is bounded.
 import { test } from 'node:test';
@@ -18,6 +19,7 @@ const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = join(root, 'pkg');
 const { createSettingsHost, settingsPageHtml } = require(join(pkg, 'settings-page', 'host.cjs'));
+const { validateSettings } = require(join(pkg, 'tools', 'node', 'toolgate_tools.js'));
 const shownAsWritten = await import(pathToFileURL(join(pkg, 'settings-page', 'visible.js')).href);
 const HIDDEN = JSON.parse(readFileSync(join(root, 'tests', 'fixtures', 'hidden-characters.json'), 'utf8')).ranges;
 
@@ -525,4 +527,122 @@ test('embedded as an extension does it: strict CSP from settingsPageHtml, VS Cod
   assert.deepEqual(problems, []);
   host.dispose();
   await page.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Framed by a web page: the page speaks only with its host.
+
+/** A full settings value (what a host sends in `load`), from the core: defaults filled in. */
+const fullSettings = (settings) => validateSettings(settings, {}).settings;
+
+/**
+ * A web page at `hostOrigin` framing the settings page (served from the test server, told its
+ * host's origin) and, beside it, a frame of `siblingOrigin`. The host answers `ready` with `load`
+ * and `save` with `saved`, and keeps what it received (`window.received`).
+ */
+async function framed({ hostOrigin, siblingOrigin, pageHostOrigin = hostOrigin, settings, vscode = false }) {
+  const context = await running.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  if (vscode) {
+    // As VS Code's webview frame does before the page runs (its pre/index.html): the API, whose
+    // messages go to VS Code's frame, and no `window.parent`, `window.frameElement`.
+    await context.addInitScript((pageUrl) => {
+      if (location.href !== pageUrl) return;
+      const vscodeFrame = window.parent;
+      globalThis.acquireVsCodeApi = () => ({ postMessage: (message) => vscodeFrame.postMessage(message, '*') });
+      delete window.parent;
+      delete window.frameElement;
+    }, `${running.origin}/framed.html`);
+  }
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.setDefaultTimeout(WAIT.timeout);
+  const html = settingsPageHtml({ cspSource: running.origin, scriptUri: `${running.origin}/pkg/settings-page/settings-page.js`,
+    styleUri: `${running.origin}/pkg/settings-page/settings-page.css`, ...(vscode ? {} : { hostOrigin: pageHostOrigin }), storageKey: 'toolgate.framed.draft' });
+  await context.route(`${running.origin}/framed.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await context.route(`${hostOrigin}/`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>host</title>
+<iframe id="page" title="settings" src="${running.origin}/framed.html" width="1000" height="700"></iframe>
+<iframe id="sibling" title="another frame" src="${siblingOrigin}/"></iframe>
+<script>
+  const settings = ${JSON.stringify(settings)};
+  window.received = [];
+  window.addEventListener('message', (e) => {
+    const frame = document.getElementById('page').contentWindow;
+    window.received.push({ origin: e.origin, fromPage: e.source === frame, type: e.data && e.data.type, settings: e.data && e.data.settings });
+    if (e.source !== frame) return;
+    if (e.data.type === 'ready') frame.postMessage({ type: 'load', protocol: 1, settings, context: {} }, '${running.origin}');
+    if (e.data.type === 'save') frame.postMessage({ type: 'saved', id: e.data.id, settings: e.data.settings, warnings: [] }, '${running.origin}');
+  });
+</script>` }));
+  await context.route(`${siblingOrigin}/`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>sibling</title><p>another frame</p>' }));
+  await page.goto(`${hostOrigin}/`);
+  const frame = () => page.frames().find((f) => f.url() === `${running.origin}/framed.html`);
+  const sibling = () => page.frames().find((f) => f.url() === `${siblingOrigin}/`);
+  await page.waitForFunction(() => document.getElementById('page').contentWindow !== null, null, WAIT);
+  for (const end = Date.now() + WAIT.timeout; !frame() || !sibling(); ) {
+    if (Date.now() > end) throw new Error('the frames did not load');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { page, context, problems, frame: frame(), sibling: sibling() };
+}
+
+for (const vscode of [false, true]) {
+  const where = vscode ? 'in a VS Code webview (no window.parent: the page finds VS Code\'s frame)' : 'framed by a web host';
+  test(`${where}, the page takes messages only from its host: a sibling frame's forged load, saved and activity change nothing, and the draft goes only to the host`, async () => {
+    const hostOrigin = 'http://host.test';
+    const settings = fullSettings({ mcp: { mode: 'ask_every_time', mcpAllowedTools: ['github:*'] } });
+    const { page, context, problems, frame, sibling } = await framed({ hostOrigin, siblingOrigin: 'http://sibling.test', settings, vscode });
+    await frame.waitForSelector('body[data-ready="true"]', WAIT);
+    assert.equal(await frame.getAttribute('#toolgate-settings', 'data-host-origin'), vscode ? null : hostOrigin);
+    assert.equal(await frame.evaluate(() => typeof window.parent), vscode ? 'undefined' : 'object');
+    const shown = () => frame.evaluate(() => ({
+      mode: document.querySelector('#tg-mcp input[type="radio"]:checked')?.value,
+      protections: ['tg-mcpToolsProtection', 'tg-playwrightProtection'].map((id) => document.getElementById(id).checked),
+      entries: [...document.querySelectorAll('#tg-mcp-entries input')].map((e) => e.value),
+      status: document.getElementById('tg-status').textContent,
+      dirty: document.getElementById('toolgate-settings').dataset.dirty,
+      sections: document.getElementById('toolgate-settings').dataset.sections,
+    }));
+    const loaded = await shown();
+    assert.deepEqual(loaded, { mode: 'ask_every_time', protections: [true, true], entries: ['github:*'], status: 'Settings loaded.', dirty: 'false', sections: 'mcp rules try roo gasoline' });
+
+    // The sibling frame forges the host's messages: every protection off, "Run everything".
+    const forged = fullSettings({ mcp: { mode: 'full_yolo', mcpAllowedTools: ['*:*'], mcpToolsProtection: false, playwrightProtection: false } });
+    await sibling.evaluate(([settings]) => {
+      const target = parent.frames[0];
+      target.postMessage({ type: 'load', protocol: 1, settings, context: {} }, '*');
+      target.postMessage({ type: 'saved', id: 1, settings, warnings: [] }, '*');
+      target.postMessage({ type: 'rejected', id: 1, errors: [{ code: 'forged', message: 'forged' }], warnings: [] }, '*');
+      target.postMessage({ type: 'activity', grants: [], log: [], proposals: [] }, '*');
+    }, [forged]);
+    // The page's own window, the host's child, forging its parent's messages: also not the host.
+    await frame.evaluate(([settings]) => window.postMessage({ type: 'load', protocol: 1, settings, context: {} }, '*'), [forged]);
+    await page.waitForTimeout(300); // time for a message to arrive, were it taken
+    assert.deepEqual(await shown(), loaded, 'nothing changed');
+
+    // A save goes to the host, and the host's answer is taken.
+    await frame.fill('#tg-mcp-new', 'docs:search');
+    await frame.press('#tg-mcp-new', 'Enter');
+    await frame.click('#tg-save');
+    await frame.waitForFunction(() => /^Saved\./.test(document.getElementById('tg-status').textContent), null, WAIT);
+    const received = await page.evaluate(() => window.received);
+    assert.deepEqual(received.filter((m) => m.fromPage).map((m) => [m.type, m.origin]), [['ready', running.origin], ['save', running.origin]]);
+    const save = received.find((m) => m.type === 'save');
+    assert.deepEqual([save.settings.mcp.mode, save.settings.mcp.mcpAllowedTools, save.settings.mcp.mcpToolsProtection], ['ask_every_time', ['github:*', 'docs:search'], true]);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+test('framed by a page of another origin than its host\'s, the page posts it nothing, not even ready, and takes nothing from it', async () => {
+  const settings = fullSettings({ mcp: { mode: 'ask_every_time' } });
+  // The page expects http://host.test; the page that frames it is http://evil.test, speaking as a host.
+  const { page, context, frame } = await framed({ hostOrigin: 'http://evil.test', pageHostOrigin: 'http://host.test', siblingOrigin: 'http://sibling.test', settings });
+  await frame.waitForSelector('#tg-save', WAIT);
+  await page.waitForTimeout(500);
+  assert.equal(await frame.textContent('#tg-status'), 'Waiting for the extension…', 'its load was not taken');
+  assert.equal(await frame.getAttribute('#tg-save', 'disabled'), '', 'with nothing loaded there is no draft to save');
+  assert.deepEqual(await page.evaluate(() => window.received.filter((m) => m.fromPage)), [], 'its ready did not reach the framing page');
+  await context.close();
 });
