@@ -1,8 +1,8 @@
 // Builds pkg/settings-page/ (`toolgate/settings-page`), called by scripts/build.mjs once the rest
 // of the package is built:
-//   - the page (settings-page.js, settings-page.css), whose module is the tools' web build
-//     (../tools/web/: the engine and MCP APIs plus the gloo glue to its host), fetched by the
-//     page from its own source (CSP `connect-src <cspSource>`);
+//   - the page (settings-page.js, settings-page.css, and its own modules beside it: visible.js),
+//     whose module is the tools' web build (../tools/web/: the engine and MCP APIs plus the gloo
+//     glue to its host), fetched by the page from its own source (CSP `connect-src <cspSource>`);
 //   - the host half from js/settings-page/: host.mjs (ES module) as written and host.cjs, its
 //     CommonJS twin over the tools' Node build;
 //   - the `exports` entries, added to the package.json build.mjs wrote.
@@ -15,11 +15,13 @@ export async function buildSettingsPage({ root, pkg }) {
   const source = join(root, 'js', 'settings-page');
   for (const file of readdirSync(source)) copyFileSync(join(source, file), join(out, file));
 
-  // The page's module files to preload: the tools' web glue and its snippets, by their paths from here.
+  // The page's module files to preload: its own modules beside settings-page.js, and the tools'
+  // web glue and its snippets, by their paths from here.
   const web = join(pkg, 'tools', 'web');
   const snippets = readdirSync(join(web, 'snippets'), { recursive: true }).filter((f) => f.endsWith('.js'))
     .map((f) => `../tools/web/snippets/${f.split(sep).join('/')}`).sort();
-  const modules = ['../tools/web/toolgate_tools_raw.js', ...snippets];
+  const own = readdirSync(source).filter((f) => f.endsWith('.js') && f !== 'settings-page.js').map((f) => `./${f}`).sort();
+  const modules = [...own, '../tools/web/toolgate_tools_raw.js', ...snippets];
   const placeholder = 'const PAGE_MODULES = []; // written by scripts/build-settings-page.mjs';
   const hostSource = readFileSync(join(source, 'host.mjs'), 'utf8');
   if (!hostSource.includes(placeholder)) throw new Error('js/settings-page/host.mjs: the PAGE_MODULES line is missing');

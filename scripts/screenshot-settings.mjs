@@ -2,7 +2,9 @@
 // the `npm start` stand-in in headless Chromium, light and dark, after a few edits that show the
 // page's feedback (an invalid regex marked at its column, a decision with its permission buttons);
 // and an embedder's pages: the minimal one (docs/settings-minimal.png, light, and -dark) and the
-// agent's session (docs/settings-session.png, and -dark: grants, suggested rules, decisions).
+// agent's session (docs/settings-session.png, and -dark: grants, suggested rules, decisions); and
+// text written to fool a reader, written out and flagged (docs/settings-hidden.png: the stand-in's
+// `?sample=hidden&session=1`, its rules, a path tried, the grants and the decisions).
 // Run after `npm run build`: node scripts/screenshot-settings.mjs [outdir]
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -57,6 +59,24 @@ try {
     await page.screenshot({ path: join(out, `settings-session${suffix}.png`), fullPage: true, clip: { x: 0, y: grants.y - 8, width: 1040, height: log.y + log.height - grants.y + 24 } });
     await context.close();
     console.log(`wrote settings-minimal${suffix}.png and settings-session${suffix}.png in ${out}`);
+  }
+  {
+    const context = await browser.newContext({ viewport: { width: 1040, height: 3000 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    await page.goto(`http://127.0.0.1:${server.address().port}/settings.html?sample=hidden&session=1&sections=rules,try,grants,log&theme=light`);
+    await page.waitForSelector('#tg-log-table');
+    await page.selectOption('#tg-rules-layer', 'project');
+    await page.selectOption('#tg-try-tool', 'edit_file');
+    await page.fill('#tg-try-input-0', 'src/\u202Esr.niam');
+    await page.waitForFunction(() => /sr\.niam/.test(document.querySelector('#tg-try-items')?.textContent ?? ''));
+    await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+    const top = await page.locator('#tg-rules').boundingBox();
+    top.y -= 8;
+    const end = await page.locator('#tg-log').boundingBox();
+    await page.screenshot({ path: join(out, 'settings-hidden.png'), clip: { x: 0, y: top.y, width: 1040, height: end.y + end.height - top.y + 16 } });
+    await context.close();
+    console.log(`wrote settings-hidden.png in ${out}`);
   }
 } finally {
   await browser.close();

@@ -103,6 +103,13 @@ export interface SettingsPageHtmlOptions {
   lang?: string;
   /** Where drafts live in local storage when VS Code's state is unavailable. */
   storageKey?: string;
+  /**
+   * For a page framed by a web page rather than a VS Code webview: that page's origin
+   * (`https://host.example`), the only one the settings page posts to and takes messages from.
+   * Without it, outside VS Code, the settings page speaks only with a host of its own origin.
+   * A value that is not an origin (`*` included) is a `TypeError`.
+   */
+  hostOrigin?: string;
 }
 
 /**

@@ -12,8 +12,9 @@ const PROTOCOL_VERSION = 1;
 const defaultCore = null; // host.cjs: the tools' Node build
 
 /**
- * The page's module files, relative to settings-page.js: the tools' web glue and its snippets
- * (the build writes their list; the snippets' folder is named by a hash), and the .wasm. The
+ * The page's module files, relative to settings-page.js: its own modules beside it (visible.js),
+ * the tools' web glue and its snippets (the build writes their list; the snippets' folder is
+ * named by a hash), and the .wasm. The
  * page's HTML preloads them, so they download beside the page's script instead of one import
  * after another, and the .wasm before the glue asks for it.
  */
@@ -34,13 +35,14 @@ const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]);
 
 /**
- * The page's HTML for a webview: the strict Content-Security-Policy (scripts and styles from
+ * The page's HTML for a webview (or a web page that frames it: `hostOrigin` names that page's
+ * origin, the only one the page posts to and hears from): the strict Content-Security-Policy (scripts and styles from
  * `cspSource` only, plus 'wasm-unsafe-eval' to compile the core; no inline script or style;
  * `connect-src` only to `cspSource`, to fetch the core's .wasm), the stylesheet, the preloads and
  * the page's module. `scriptUri` / `styleUri` are the webview URIs of `settings-page.js` /
  * `settings-page.css` (vscode.Uri or string).
  */
-function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permissions', lang = 'en', storageKey } = {}) {
+function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permissions', lang = 'en', storageKey, hostOrigin } = {}) {
   for (const [name, value] of Object.entries({ cspSource, scriptUri, styleUri })) {
     if (value === undefined || value === null || String(value) === '') {
       throw new TypeError(`settingsPageHtml: ${name} is required`);
@@ -48,6 +50,11 @@ function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permis
   }
   const csp = `default-src 'none'; script-src ${cspSource} 'wasm-unsafe-eval'; style-src ${cspSource}; connect-src ${cspSource}`;
   const key = storageKey === undefined ? '' : ` data-storage-key="${escapeHtml(storageKey)}"`;
+  // Outside VS Code: the origin of the page that frames this one, the only one it speaks with.
+  if (hostOrigin !== undefined && (typeof hostOrigin !== 'string' || hostOrigin.trim() === '*' || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+/i.test(hostOrigin))) {
+    throw new TypeError(`settingsPageHtml: hostOrigin must be an origin such as https://host.example (not ${JSON.stringify(hostOrigin)})`);
+  }
+  const host = hostOrigin === undefined ? '' : ` data-host-origin="${escapeHtml(hostOrigin)}"`;
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -60,7 +67,7 @@ ${pagePreloads(scriptUri)}
 <script type="module" src="${escapeHtml(String(scriptUri))}"></script>
 </head>
 <body>
-<div id="toolgate-settings"${key}><p class="tg-loading">Loading the settings…</p></div>
+<div id="toolgate-settings"${key}${host}><p class="tg-loading">Loading the settings…</p></div>
 </body>
 </html>
 `;

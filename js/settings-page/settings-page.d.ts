@@ -9,6 +9,14 @@ export interface StartOptions {
   storageKey?: string;
   /** VS Code's webview API, if the embedder already called `acquireVsCodeApi()` (it can only be called once). */
   vscodeApi?: object;
+  /**
+   * Outside VS Code, the origin of the page that frames this one (`https://host.example`): the
+   * page posts only to it and takes host messages only from its parent frame at that origin.
+   * Default: the root's `data-host-origin` (`settingsPageHtml`'s `hostOrigin`), else the page's
+   * own origin. `*` is refused. In VS Code, messages go through its API and are taken from
+   * VS Code's own frame; given, its origin is required too.
+   */
+  hostOrigin?: string;
 }
 
 /** Starts the page in `root` (default `#toolgate-settings`); the module does this by itself on load. */

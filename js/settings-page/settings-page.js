@@ -2,11 +2,14 @@
 // script or style: it runs under `default-src 'none'; script-src <cspSource> 'wasm-unsafe-eval';
 // style-src <cspSource>`. Every validation and decision shown comes from the toolgate core in
 // this page's wasm module; the glue to the host (messages, draft storage, debouncing) is the
-// module's gloo-based `HostLink` and `Debouncer`.
+// module's gloo-based `HostLink` and `Debouncer`. Text from settings, calls and the agent is
+// shown as what it is (./visible.js): characters that hide or reorder text written out and
+// marked, each value isolated from the text around it, a value holding them flagged.
 import init, {
   Debouncer, HostLink, Policy, addToAllowlist, applySettingsChange, decideMcp, importPolicy, parseEntry, removeFromAllowlist,
   settingsMcp, settingsPolicy, settingsPreview, settingsTools, validateSettings,
 } from '../tools/web/toolgate_tools_raw.js';
+import { describe, hasHidden, hiddenIn, parts, visible } from './visible.js';
 
 const PROTOCOL_VERSION = 1;
 const VALIDATE_DELAY_MS = 150;
@@ -101,7 +104,80 @@ function put(el, ...children) {
     .map((c) => (c instanceof Node ? c : document.createTextNode(String(c)))));
 }
 
-const code = (text) => h('code', {}, text);
+/**
+ * Text as a person must read it: each character that hides or reorders text written out
+ * (`\u{202E}`, `\n`) and marked, as the core writes it. `written: true` for text the core already
+ * wrote out (messages, labels, grants' displays): its `\u{…}` are marked too.
+ */
+const marked = (text, options) => parts(text ?? '', options).map((p) => (p.hidden ? h('span', { class: 'tg-escape' }, p.text) : p.text));
+
+/**
+ * A value from the settings, a call or the agent's session (a command, a path, a rule, a name),
+ * shown as code: written out and marked, and isolated (`dir="auto"`) so that it reorders nothing
+ * around it and nothing around it reorders it.
+ */
+const code = (text, options) => h('code', { class: 'tg-value', dir: 'auto' }, marked(text, options));
+
+/**
+ * The flag on a rule, call, path or name that holds characters that hide or reorder text: a
+ * visible marker whose accessible name says which. Nothing when `texts` hold none.
+ */
+function hiddenMark(...texts) {
+  return markOf([...new Set(texts.flat().flatMap((t) => (typeof t === 'string' ? hiddenIn(t) : [])))]);
+}
+
+/** The marker for these hidden characters (`['U+202E']`), or nothing. */
+function markOf(found) {
+  if (!found.length) return null;
+  const label = `Holds characters that hide or reorder text: ${found.map(describe).join(', ')}`;
+  return h('span', { class: 'tg-hidden-mark', role: 'img', 'aria-label': label, title: label }, `⚠ hidden ${found.join(' ')}`);
+}
+
+/**
+ * For a text of many lines in a `<textarea>` (which shows line breaks, and tabs as space): the
+ * lines that hold other characters that hide or reorder text, flagged, each line written out. Null
+ * when there are none.
+ */
+function hiddenLines(text, what, shownAsIs = ['U+0009', 'U+000A', 'U+000D']) {
+  const lines = String(text ?? '').split('\n').map((line, i) => ({ line: i + 1, text: line, found: hiddenIn(line).filter((n) => !shownAsIs.includes(n)) }))
+    .filter((l) => l.found.length);
+  if (!lines.length) return null;
+  return h('div', { class: 'tg-hidden-note' },
+    h('p', { class: 'tg-hint' }, markOf([...new Set(lines.flatMap((l) => l.found))]), ` ${what} holds characters that hide or reorder text:`),
+    h('ul', { class: 'tg-hidden-lines' }, lines.map((l) => h('li', {}, `Line ${l.line} (${l.found.map(describe).join(', ')}): `, code(l.text)))));
+}
+
+/**
+ * A field for a value that must keep every character. An `<input>` drops line breaks and shows
+ * neither invisible characters nor those that reorder text, so: one line without them, an
+ * `<input>`; with line breaks and nothing else hidden, a `<textarea>` of as many rows; with any
+ * other such character, the value written out, read-only, with the reason (`note`): no edit can
+ * change it unseen. `lines: false` for values that are one line (names, entries). Returns the
+ * control and the note (or null).
+ */
+function faithfulField({ id, value = '', readOnly = false, lines = true, onInput, ...props }) {
+  const text = String(value);
+  const found = hiddenIn(text);
+  const breaksOnly = found.length === 1 && found[0] === 'U+000A';
+  if (found.length && !(lines && breaksOnly)) {
+    const noteId = `${id}-hidden-note`;
+    const written = lines && text.includes('\n') ? text.split('\n').map(visible).join('\n') : visible(text);
+    const control = written.includes('\n')
+      ? h('textarea', { ...props, id, class: 'tg-mono tg-lines', rows: written.split('\n').length, wrap: 'off', readOnly: true, value: written, 'aria-describedby': noteId })
+      : h('input', { ...props, id, class: 'tg-mono', value: written, readOnly: true, 'aria-describedby': noteId });
+    const shown = found.filter((name) => !(name === 'U+000A' && written.includes('\n')));
+    const note = h('p', { class: 'tg-hint tg-hidden-note', id: noteId },
+      `Shown with ${shown.map(describe).join(', ')} written out: no field shows ${shown.length === 1 ? 'it' : 'them'} as ${shown.length === 1 ? 'it is' : 'they are'}, `
+      + `so it cannot be edited here without changing it unseen.${readOnly ? '' : ' Remove it and write it again, or change it where the settings are stored.'}`);
+    return { control, note };
+  }
+  const input = (e) => onInput?.(e.target.value);
+  const control = breaksOnly
+    ? h('textarea', { ...props, id, class: 'tg-mono tg-lines', rows: text.split('\n').length, wrap: 'off', readOnly, value: text,
+      oninput: (e) => { e.target.rows = e.target.value.split('\n').length; input(e); } })
+    : h('input', { ...props, id, class: 'tg-mono', value: text, readOnly, oninput: input });
+  return { control, note: null };
+}
 const clone = (value) => JSON.parse(JSON.stringify(value));
 
 /** JSON with sorted keys, to compare settings whatever order their keys came in. */
@@ -181,18 +257,18 @@ class ProblemSlots {
 
 function renderProblem(p, slot) {
   // A catch-all slot (a section's, the page's) says where the problem is.
-  const where = slot.catchAll && p.path ? `${p.path}: ` : '';
+  const where = slot.catchAll && p.path ? [...marked(p.path), ': '] : '';
   const el = h('p', { class: `tg-problem tg-${p.severity}`, dataset: { code: p.code, path: p.path ?? '' } },
-    h('span', { class: 'tg-badge' }, p.severity === 'error' ? 'Error' : 'Warning'), ' ', where, p.message);
+    h('span', { class: 'tg-badge' }, p.severity === 'error' ? 'Error' : 'Warning'), ' ', where, marked(p.message, { written: true }));
   if (p.column !== undefined && slot.pattern !== undefined) {
-    // The character where the pattern goes wrong, marked under it.
+    // The character where the pattern goes wrong, marked under it (written out, as the field shows it).
     const pattern = slot.pattern();
     const chars = [...pattern];
     const at = Math.min(p.column - 1, chars.length);
-    el.append(h('span', { class: 'tg-caret', 'aria-label': `at column ${p.column}` },
-      h('span', { class: 'tg-caret-before' }, chars.slice(0, at).join('')),
-      h('mark', {}, chars[at] ?? ' '),
-      h('span', {}, chars.slice(at + 1).join(''))));
+    el.append(h('span', { class: 'tg-caret', dir: 'ltr', 'aria-label': `at column ${p.column}` },
+      h('span', { class: 'tg-caret-before' }, marked(chars.slice(0, at).join(''))),
+      h('mark', {}, chars[at] === undefined ? ' ' : marked(chars[at])),
+      h('span', {}, marked(chars.slice(at + 1).join('')))));
   } else if (p.line !== undefined && slot.goTo) {
     el.append(' ', h('button', { type: 'button', class: 'tg-link', onclick: () => slot.goTo(p.line, p.column ?? 1) },
       `Go to line ${p.line}, column ${p.column ?? 1}`));
@@ -240,11 +316,12 @@ class SettingsPage {
 
   /** A tool's display name: the embedder's label, else its name. */
   toolLabel(name) {
-    return this.page.tools?.find((t) => t.name === name)?.label ?? name;
+    return this.page.tools?.find((t) => t.name === name)?.label ?? visible(name);
   }
 
   start() {
-    this.link = new HostLink((message) => this.onHostMessage(message), this.options.storageKey, this.options.vscodeApi);
+    // Only the host is heard, and only the host's origin is posted to (HostLink, src/bindings/webview.rs).
+    this.link = new HostLink((message) => this.onHostMessage(message), this.options.storageKey, this.options.vscodeApi, this.options.hostOrigin);
     const stored = this.link.loadDraft();
     if (stored && typeof stored === 'object' && stored.version === 1 && stored.draft) {
       this.draft = stored.draft;
@@ -322,7 +399,7 @@ class SettingsPage {
     this.renderSaveBar();
     this.slots.show([...errors, ...this.validation.errors.filter((e) => !errors.some((x) => canonical(x) === canonical(e)))], this.validation.warnings);
     const first = errors[0];
-    this.setStatus(`Not saved: ${errors.length} error(s)${first ? ` — ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}. Your previous settings are still in force.`);
+    this.setStatus(`Not saved: ${errors.length} error(s)${first ? ` — ${first.path ? `${visible(first.path)}: ` : ''}${visible(first.message)}` : ''}. Your previous settings are still in force.`);
   }
 
   save() {
@@ -446,7 +523,7 @@ class SettingsPage {
     const placeless = this.loadProblems.filter((p) => !p.path || p.code === 'invalidSettings');
     put(this.loadBanner, ...(placeless.length
       ? [h('p', { class: 'tg-banner tg-banner-error' }, 'The stored settings could not be used as they are: ',
-        placeless.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`).join('; '), '. The page shows the defaults instead.')]
+        marked(placeless.map((p) => `${p.path ? `${visible(p.path)}: ` : ''}${p.message}`).join('; '), { written: true }), '. The page shows the defaults instead.')]
       : []));
   }
 
@@ -500,13 +577,13 @@ class SettingsPage {
     const list = h('ol', { class: 'tg-entries', id: 'tg-mcp-entries' });
     mcp.mcpAllowedTools.forEach((entry, index) => {
       const id = `tg-mcp-entry-${index}`;
-      const input = h('input', { id, class: 'tg-mono', value: entry, spellcheck: 'false', autocomplete: 'off',
-        oninput: (e) => { mcp.mcpAllowedTools[index] = e.target.value; this.changed(); } });
+      const { control: input, note } = faithfulField({ id, value: entry, lines: false, spellcheck: 'false', autocomplete: 'off',
+        onInput: (text) => { mcp.mcpAllowedTools[index] = text; this.changed(); } });
       const remove = h('button', { type: 'button', class: 'tg-secondary', 'aria-label': `Remove entry ${index + 1}`,
         onclick: () => this.removeMcpEntry(index) }, 'Remove');
       list.append(h('li', { dataset: { path: `mcp.mcpAllowedTools[${index}]` } },
-        h('div', { class: 'tg-row' }, h('label', { for: id, class: 'tg-visually-hidden' }, `Entry ${index + 1}`), input, remove),
-        this.slots.slot(`mcp.mcpAllowedTools[${index}]`, [input])));
+        h('div', { class: 'tg-row' }, h('label', { for: id, class: 'tg-visually-hidden' }, `Entry ${index + 1}`), input, hiddenMark(entry), remove),
+        note, this.slots.slot(`mcp.mcpAllowedTools[${index}]`, [input])));
     });
     const empty = mcp.mcpAllowedTools.length ? null : h('p', { class: 'tg-hint' }, 'No entries yet.');
     const listSlot = this.slots.slot('mcp.mcpAllowedTools');
@@ -528,7 +605,7 @@ class SettingsPage {
         h('h3', {}, 'Administrator\'s allowlist ', h('span', { class: 'tg-pill' }, 'read-only')),
         admin.adminMcpAllowedTools?.length
           ? h('ul', { class: 'tg-entries' }, admin.adminMcpAllowedTools.map((e, i) =>
-            h('li', {}, code(e), this.slots.slot(`context.admin.mcp.adminMcpAllowedTools[${i}]`))))
+            h('li', {}, h('div', {}, code(e), hiddenMark(e)), this.slots.slot(`context.admin.mcp.adminMcpAllowedTools[${i}]`))))
           : h('p', { class: 'tg-hint' }, 'The administrator allows no MCP tools.'))
       : null;
 
@@ -555,7 +632,7 @@ class SettingsPage {
     if (this.newEntryProblems.dataset.shown === next) return;
     this.newEntryProblems.dataset.shown = next;
     put(this.newEntryProblems, ...shown.map((p) => p.severity === 'info'
-      ? h('p', { class: 'tg-problem tg-info' }, p.message)
+      ? h('p', { class: 'tg-problem tg-info' }, marked(p.message, { written: true }))
       : renderProblem(p, {})));
     const input = this.root.querySelector('#tg-mcp-new');
     if (input) {
@@ -578,7 +655,7 @@ class SettingsPage {
     if (outcome.status === 'added') {
       this.draft.mcp.mcpAllowedTools = outcome.list;
       this.ui.newEntry = '';
-      this.addResult = { severity: 'info', code: 'added', message: `Added ${outcome.entry}.` };
+      this.addResult = { severity: 'info', code: 'added', message: `Added ${visible(outcome.entry)}.` };
       this.changed({ structural: true, now: true });
     } else {
       this.addResult = { severity: outcome.status === 'invalid' ? 'error' : 'warning', code: outcome.status, message: outcome.message };
@@ -591,7 +668,7 @@ class SettingsPage {
     const list = this.draft.mcp.mcpAllowedTools;
     const [entry] = list.splice(index, 1);
     const still = parseEntry(entry).ok ? removeFromAllowlist(list, entry).stillAllowedBy : undefined;
-    this.addResult = { severity: 'info', code: 'removed', message: `Removed ${entry}.${still ? ` It is still allowed by ${still}.` : ''}` };
+    this.addResult = { severity: 'info', code: 'removed', message: `Removed ${visible(entry)}.${still ? ` It is still allowed by ${visible(still)}.` : ''}` };
     this.changed({ structural: true, now: true });
     (this.root.querySelector(`#tg-mcp-entry-${Math.min(index, list.length - 1)}`) ?? this.root.querySelector('#tg-mcp-new'))?.focus();
   }
@@ -635,7 +712,7 @@ class SettingsPage {
     const toolSelect = h('select', { id: 'tg-rules-tool', onchange: (e) => { this.ui.tool = e.target.value; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); } },
       h('optgroup', { label: 'Built-in tools' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, this.toolLabel(t.tool)))),
       custom.length ? h('optgroup', { label: 'Other tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, this.toolLabel(t)))) : null);
-    if (![...builtIn.map((t) => t.tool), ...custom].includes(tool)) toolSelect.append(h('option', { value: tool, selected: true }, tool));
+    if (![...builtIn.map((t) => t.tool), ...custom].includes(tool)) toolSelect.append(h('option', { value: tool, selected: true }, visible(tool)));
 
     const modeOptions = (value) => [['', 'Not set'], ['allow', 'Allow'], ['confirm', 'Confirm'], ['deny', 'Deny']]
       .map(([v, text]) => h('option', { value: v, selected: (value ?? '') === v }, text));
@@ -672,7 +749,7 @@ class SettingsPage {
           const count = LISTS.reduce((n, l) => n + (r[l]?.length ?? 0), 0);
           return h('li', {}, h('button', { type: 'button', class: `tg-chip${name === tool ? ' tg-chip-current' : ''}`, 'aria-pressed': String(name === tool),
             onclick: () => { this.ui.tool = name; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); this.root.querySelector('#tg-rules-tool')?.focus(); } },
-          `${this.toolLabel(name)}: ${count} rule(s)${r.defaultMode ? `, default ${r.defaultMode}` : ''}`),
+          `${this.toolLabel(name)}: ${count} rule(s)${r.defaultMode ? `, default ${r.defaultMode}` : ''}`, hiddenMark(name)),
           this.slots.slot(`${layer.path}.tools.${name}`));
         }))
         : h('p', { class: 'tg-hint' }, 'None yet.'));
@@ -687,8 +764,8 @@ class SettingsPage {
       this.slots.slot(layer.path, [layerDefault]),
       ...banners,
       h('div', { class: 'tg-tool', dataset: { path: `${layer.path}.tools.${tool}` } },
-        h('h3', {}, code(tool), ` in the ${layer.label.toLowerCase()} layer`),
-        h('div', { class: 'tg-field' }, h('label', { for: 'tg-rules-tool-default' }, `Default for ${tool}`), toolDefault),
+        h('h3', {}, code(tool), ` in the ${layer.label.toLowerCase()} layer`, hiddenMark(tool)),
+        h('div', { class: 'tg-field' }, h('label', { for: 'tg-rules-tool-default' }, `Default for ${visible(tool)}`), toolDefault),
         this.slots.slot(`${layer.path}.tools.${tool}`, [toolDefault]),
         h('div', { class: 'tg-lists' }, lists)),
       layer.editable ? h('div', { class: 'tg-add' },
@@ -710,9 +787,12 @@ class SettingsPage {
     const format = IMPORT_FORMATS.find(([f]) => f === this.ui.importFormat) ?? IMPORT_FORMATS[0];
     const select = h('select', { id: 'tg-import-format', onchange: (e) => { this.ui.importFormat = e.target.value; this.imported = undefined; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); } },
       IMPORT_FORMATS.map(([f, name]) => h('option', { value: f, selected: f === format[0] }, name)));
+    const pasted = h('div', { id: 'tg-import-hidden', 'aria-live': 'polite' });
+    const flagPasted = () => put(pasted, hiddenLines(text.value, 'The pasted text'));
     const text = h('textarea', { id: 'tg-import-text', class: 'tg-mono', rows: 5, spellcheck: 'false', placeholder: format[2],
-      oninput: (e) => { this.ui.importText = e.target.value; } });
+      oninput: (e) => { this.ui.importText = e.target.value; flagPasted(); } });
     text.value = this.ui.importText ?? '';
+    flagPasted();
     const read = () => {
       this.imported = importPolicy(format[0], [{ scope: layer.key, text: text.value }], {});
       this.imported.layer = layer.key;
@@ -725,7 +805,7 @@ class SettingsPage {
       h('h3', {}, 'Bring rules from another agent'),
       h('p', { class: 'tg-hint' }, `Paste ${format[2]}. Each rule is translated exactly, or more strictly (it asks or refuses where the other agent would not), or left out with the reason — never more loosely.`),
       h('div', { class: 'tg-toolbar' }, h('div', { class: 'tg-field' }, h('label', { for: 'tg-import-format' }, 'Format'), select)),
-      h('label', { for: 'tg-import-text' }, 'Settings text'), text,
+      h('label', { for: 'tg-import-text' }, 'Settings text'), text, pasted,
       h('div', { class: 'tg-row' }, h('button', { type: 'button', id: 'tg-import-read', class: 'tg-secondary', onclick: read }, 'Read these rules')),
       result ? this.renderImportReport(layer, result) : null);
   }
@@ -734,12 +814,12 @@ class SettingsPage {
     if (!result.ok) {
       return h('div', { id: 'tg-import-report', tabindex: '-1', class: 'tg-import-report' },
         h('ul', { class: 'tg-problems' }, result.errors.map((p) => h('li', { class: 'tg-problem tg-error' },
-          `${p.line ? `Line ${p.line}${p.column ? `, column ${p.column}` : ''}: ` : ''}${p.message}`))));
+          `${p.line ? `Line ${p.line}${p.column ? `, column ${p.column}` : ''}: ` : ''}`, marked(p.message, { written: true })))));
     }
     const rows = result.report.map((r) => h('li', { class: `tg-report-${r.translation}` },
-      h('span', { class: 'tg-badge' }, TRANSLATION_TEXT[r.translation] ?? r.translation), ' ', code(r.rule),
-      r.became.length ? ` → ${r.became.map((b) => `${b.tool}${b.list ? ` · ${LIST_TEXT[b.list] ?? b.list}` : ' · default'}`).join(', ')}` : '',
-      r.why ? h('p', { class: 'tg-hint' }, r.why) : null));
+      h('span', { class: 'tg-badge' }, TRANSLATION_TEXT[r.translation] ?? r.translation), ' ', code(r.rule, { written: true }), hiddenMark(r.rule),
+      r.became.length ? ` → ${r.became.map((b) => `${visible(b.tool)}${b.list ? ` · ${LIST_TEXT[b.list] ?? b.list}` : ' · default'}`).join(', ')}` : '',
+      r.why ? h('p', { class: 'tg-hint' }, marked(r.why, { written: true })) : null));
     const count = result.policy.layers.reduce((n, l) => n + Object.values(l.tools ?? {}).reduce((m, t) => m + LISTS.reduce((k, list) => k + (t[list]?.length ?? 0), 0), 0), 0);
     const add = () => {
       for (const imported of result.policy.layers) {
@@ -784,11 +864,12 @@ class SettingsPage {
     rules.forEach((rule, index) => {
       const path = `${layer.path}.tools.${tool}.${list}[${index}]`;
       const id = `tg-rule-${list}-${index}`;
-      // Imported rules may be globs, token prefixes, paths or domains: edited as what they are.
+      // Imported rules may be globs, token prefixes, paths or domains: edited as what they are,
+      // keeping every character (a pattern no field can show as it is stays as it is).
       const matcher = matcherOf(rule);
-      const input = h('input', { id, class: 'tg-mono', value: rule[matcher] ?? '',
-        readOnly: !layer.editable, spellcheck: 'false', autocomplete: 'off',
-        oninput: (e) => { rule[matcher] = e.target.value; this.changed(); } });
+      const text = rule[matcher] ?? '';
+      const { control: input, note } = faithfulField({ id, value: text, readOnly: !layer.editable, spellcheck: 'false', autocomplete: 'off',
+        onInput: (value) => { rule[matcher] = value; this.changed(); } });
       const caseId = `${id}-case`;
       const caseBox = h('input', { type: 'checkbox', id: caseId, checked: !!rule.caseSensitive, disabled: !layer.editable,
         onchange: (e) => { if (e.target.checked) rule.caseSensitive = true; else delete rule.caseSensitive; this.changed({ now: true }); } });
@@ -803,10 +884,10 @@ class SettingsPage {
       items.append(h('li', { dataset: { path } },
         h('div', { class: 'tg-row' },
           h('label', { for: id, class: 'tg-visually-hidden' }, `${title} pattern ${index + 1}`),
-          matcher === 'pattern' ? null : h('span', { class: 'tg-kind', title: `a ${matcher} rule` }, matcher), input,
+          matcher === 'pattern' ? null : h('span', { class: 'tg-kind', title: `a ${matcher} rule` }, matcher), input, hiddenMark(text),
           matcher === 'pattern' ? h('span', { class: 'tg-choice tg-inline' }, caseBox,
             h('label', { for: caseId }, 'Match case', h('span', { class: 'tg-visually-hidden' }, ` (${title.toLowerCase()} pattern ${index + 1})`))) : null, remove),
-        this.slots.slot(path, [input], { pattern: () => input.value })));
+        note, this.slots.slot(path, [input], { pattern: () => (input.readOnly ? text : input.value) })));
     });
     const add = layer.editable ? h('button', { type: 'button', id: `tg-add-${list}`, class: 'tg-secondary',
       onclick: () => {
@@ -841,9 +922,14 @@ class SettingsPage {
       this.shows('mcp') ? h('optgroup', { label: 'MCP' }, h('option', { value: CURSOR_MCP, selected: tool === CURSOR_MCP }, 'MCP tool call (your MCP allowlist)')) : null);
     const inputs = labels.map((label, i) => {
       const id = `tg-try-input-${i}`;
+      // What was typed or pasted is tried as it is; when it holds a character the field does not
+      // show as it is, it is flagged and written out under the field.
+      const flag = h('div', { class: 'tg-try-flag', id: `${id}-hidden`, 'aria-live': 'polite' });
+      const showFlag = (text) => put(flag, hasHidden(text) ? [hiddenMark(text), 'Tried as ', code(text)] : []);
+      showFlag(values[i] ?? '');
       return h('div', { class: 'tg-field tg-grow' }, h('label', { for: id }, label),
-        h('input', { id, class: 'tg-mono', value: values[i] ?? '', spellcheck: 'false', autocomplete: 'off',
-          oninput: (e) => { values[i] = e.target.value; this.tryDebouncer.schedule(); } }));
+        h('input', { id, class: 'tg-mono', value: values[i] ?? '', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': flag.id,
+          oninput: (e) => { values[i] = e.target.value; showFlag(values[i]); this.tryDebouncer.schedule(); } }), flag);
     });
     this.tryDebouncer ??= new Debouncer(VALIDATE_DELAY_MS, () => { this.renderTry(); this.persistDraft(); });
     const layerSelect = tool === CURSOR_MCP ? null : h('div', { class: 'tg-field' },
@@ -854,7 +940,7 @@ class SettingsPage {
     put(section, 
       h('h2', { id: 'tg-try-title' }, this.words('try', 'heading')),
       h('p', { class: 'tg-hint' }, this.words('try', 'help')),
-      h('div', { class: 'tg-toolbar' }, h('div', { class: 'tg-field' }, h('label', { for: 'tg-try-tool' }, 'Tool'), select), ...inputs, layerSelect),
+      h('div', { class: 'tg-toolbar tg-toolbar-top' }, h('div', { class: 'tg-field' }, h('label', { for: 'tg-try-tool' }, 'Tool'), select), ...inputs, layerSelect),
       this.tryResult);
   }
 
@@ -875,11 +961,11 @@ class SettingsPage {
       const rows = d.items.map((item) => {
         const [verdict, rule] = itemVerdict(item, d);
         return h('tr', { class: `tg-item-${verdict}` },
-          h('td', {}, code(item.text)),
+          h('td', {}, code(item.text), hiddenMark(item.text)),
           h('td', {}, h('span', { class: `tg-outcome tg-outcome-${verdict}` }, ITEM_TEXT[verdict]),
-            ...(item.hazards ?? []).map((z) => h('div', { class: 'tg-hint' }, z.why))),
-          h('td', {}, rule ? [code(rule.pattern), ` (${LIST_TEXT[rule.list] ?? rule.list} #${rule.index + 1})`] : '—'),
-          h('td', {}, rule?.layer ?? '—'));
+            ...(item.hazards ?? []).map((z) => h('div', { class: 'tg-hint' }, marked(z.why, { written: true })))),
+          h('td', {}, rule ? [code(rule.pattern), hiddenMark(rule.pattern), ` (${LIST_TEXT[rule.list] ?? rule.list} #${rule.index + 1})`] : '—'),
+          h('td', {}, rule ? visible(rule.layer) : '—'));
       });
       const table = d.items.length ? h('table', { class: 'tg-table', id: 'tg-try-items' },
         h('caption', { class: 'tg-visually-hidden' }, 'Decision per part of the call'),
@@ -888,19 +974,19 @@ class SettingsPage {
       const buttons = options.map((o) => h('button', {
         type: 'button', class: o.change ? 'tg-primary' : 'tg-secondary', dataset: { kind: o.kind },
         onclick: () => this.applyOption(o),
-      }, o.label));
+      }, marked(o.label, { written: true })));
       return [
         h('p', { class: `tg-verdict tg-outcome-${d.outcome}`, id: 'tg-try-verdict', tabindex: '-1' }, OUTCOME_TEXT[d.outcome]),
-        h('p', { id: 'tg-try-message' }, d.message),
-        d.rule ? h('p', { class: 'tg-hint', id: 'tg-try-rule' }, 'Decided by ', code(d.rule.pattern), ` — ${LIST_TEXT[d.rule.list] ?? d.rule.list} #${d.rule.index + 1} of `, code(d.rule.tool), ` in the ${d.rule.layer} layer`) : null,
+        h('p', { id: 'tg-try-message' }, marked(d.message, { written: true })),
+        d.rule ? h('p', { class: 'tg-hint', id: 'tg-try-rule' }, 'Decided by ', code(d.rule.pattern), hiddenMark(d.rule.pattern), ` — ${LIST_TEXT[d.rule.list] ?? d.rule.list} #${d.rule.index + 1} of `, code(d.rule.tool), ` in the ${visible(d.rule.layer)} layer`) : null,
         d.protectedPath ? h('p', { class: 'tg-hint', id: 'tg-try-protected' }, 'Protected path ', code(d.protectedPath.entry),
-          ` (${d.protectedPath.layer ? `added by the ${d.protectedPath.layer} layer` : 'built in'})${d.protectedPath.source ? ` — source: ${d.protectedPath.source}` : ''}. No rule or mode lifts it.`) : null,
-        d.defaultSource ? h('p', { class: 'tg-hint' }, `Decided by the ${d.defaultSource.scope === 'tool' ? 'tool\'s' : 'global'} default${d.defaultSource.layer ? ` of the ${d.defaultSource.layer} layer` : ''}.`) : null,
-        d.cannotVouch ? h('p', { class: 'tg-hint' }, `Allow rules are off for this line: ${d.cannotVouch}`) : null,
-        ...(d.ignored ?? []).map((i) => h('p', { class: 'tg-hint' }, i.message)),
+          ` (${d.protectedPath.layer ? `added by the ${visible(d.protectedPath.layer)} layer` : 'built in'})${d.protectedPath.source ? ` — source: ${visible(d.protectedPath.source)}` : ''}. No rule or mode lifts it.`) : null,
+        d.defaultSource ? h('p', { class: 'tg-hint' }, `Decided by the ${d.defaultSource.scope === 'tool' ? 'tool\'s' : 'global'} default${d.defaultSource.layer ? ` of the ${visible(d.defaultSource.layer)} layer` : ''}.`) : null,
+        d.cannotVouch ? h('p', { class: 'tg-hint' }, 'Allow rules are off for this line: ', marked(d.cannotVouch, { written: true })) : null,
+        ...(d.ignored ?? []).map((i) => h('p', { class: 'tg-hint' }, marked(i.message, { written: true }))),
         table,
         buttons.length ? h('div', { class: 'tg-buttons', role: 'group', 'aria-label': 'Permission options', id: 'tg-try-options' }, buttons) : null,
-        this.optionNote ? h('p', { class: 'tg-hint', id: 'tg-try-note' }, this.optionNote) : null,
+        this.optionNote ? h('p', { class: 'tg-hint', id: 'tg-try-note' }, marked(this.optionNote, { written: true })) : null,
       ];
     } finally {
       policy.free();
@@ -920,7 +1006,7 @@ class SettingsPage {
       return;
     }
     this.draft = answer.settings;
-    this.optionNote = `${option.label}: added to the ${option.change.layer} layer's rules for ${option.change.tool} (not saved yet).`;
+    this.optionNote = `${option.label}: added to the ${visible(option.change.layer)} layer's rules for ${visible(option.change.tool)} (not saved yet).`;
     this.ui.layer = option.change.layer;
     this.ui.tool = option.change.tool;
     this.changed({ structural: true, now: true });
@@ -933,16 +1019,16 @@ class SettingsPage {
     const buttons = d.candidatesForAllowlist.map((c) => h('button', { type: 'button', class: 'tg-primary', dataset: { kind: 'addToAllowlist' },
       onclick: () => {
         const added = addToAllowlist(this.draft.mcp.mcpAllowedTools, c.server, c.tool);
-        this.optionNote = added.message ?? `Added ${added.entry} to your allowlist (not saved yet).`;
+        this.optionNote = added.message ?? `Added ${visible(added.entry)} to your allowlist (not saved yet).`;
         this.draft.mcp.mcpAllowedTools = added.list;
         this.changed({ structural: true, now: true });
-      } }, `Add ${c.server}:${c.tool} to the allowlist`));
+      } }, `Add ${visible(c.server)}:${visible(c.tool)} to the allowlist`));
     return [
       h('p', { class: `tg-verdict tg-outcome-${outcome}`, id: 'tg-try-verdict', tabindex: '-1' }, OUTCOME_TEXT[outcome]),
-      h('p', { id: 'tg-try-message' }, d.message),
+      h('p', { id: 'tg-try-message' }, marked(d.message, { written: true })),
       d.matched ? h('p', { class: 'tg-hint', id: 'tg-try-rule' }, `Allowed by the ${d.matched.list === 'admin' ? 'administrator\'s' : 'your'} entry `, code(d.matched.entry), ` (#${d.matched.index + 1}).`) : null,
       buttons.length ? h('div', { class: 'tg-buttons', role: 'group', 'aria-label': 'Permission options', id: 'tg-try-options' }, buttons) : null,
-      this.optionNote ? h('p', { class: 'tg-hint', id: 'tg-try-note' }, this.optionNote) : null,
+      this.optionNote ? h('p', { class: 'tg-hint', id: 'tg-try-note' }, marked(this.optionNote, { written: true })) : null,
     ];
   }
 
@@ -977,9 +1063,9 @@ class SettingsPage {
     // Read without writing: drawing the page must not change the draft.
     const r = mode.mcpRestrictions ?? {};
     const modeSelect = h('select', { id: 'tg-roo-mode', onchange: (e) => { this.ui.mode = Number(e.target.value); this.renderRoo(); this.renderPreviews(); this.slots.show(this.validation.errors, this.validation.warnings); } },
-      modes.map((m, i) => h('option', { value: String(i), selected: i === index }, m.slug || `(mode ${i + 1} has no slug)`)));
-    const slug = h('input', { id: 'tg-roo-slug', class: 'tg-mono', value: mode.slug, spellcheck: 'false',
-      oninput: (e) => { mode.slug = e.target.value; this.changed(); } });
+      modes.map((m, i) => h('option', { value: String(i), selected: i === index }, m.slug ? visible(m.slug) : `(mode ${i + 1} has no slug)`)));
+    const { control: slug, note: slugNote } = faithfulField({ id: 'tg-roo-slug', value: mode.slug, lines: false, spellcheck: 'false',
+      onInput: (text) => { mode.slug = text; this.changed(); } });
     const removeMode = h('button', { type: 'button', class: 'tg-secondary', onclick: () => {
       modes.splice(index, 1);
       this.ui.mode = Math.max(0, index - 1);
@@ -1017,12 +1103,12 @@ class SettingsPage {
         const listIndex = (r[key] ?? []).indexOf(server.name);
         const box = h('input', { type: 'checkbox', id, checked: listIndex >= 0,
           onchange: (e) => toggle(key, server.name, e.target.checked) });
-        const cell = h('td', {}, box, h('label', { for: id, class: 'tg-visually-hidden' }, `${key === 'allowedServers' ? 'Allow' : 'Disallow'} server ${server.name}`));
+        const cell = h('td', {}, box, h('label', { for: id, class: 'tg-visually-hidden' }, `${key === 'allowedServers' ? 'Allow' : 'Disallow'} server ${visible(server.name)}`));
         if (listIndex >= 0) serverSlots.push(this.slots.slot(`${path}.mcpRestrictions.${key}[${listIndex}]`, [box]));
         return cell;
       });
       rows.push(h('tr', { class: 'tg-server-row', dataset: { server: server.name } },
-        h('th', { scope: 'row' }, code(server.name), server.unknown ? h('span', { class: 'tg-pill tg-pill-warning' }, 'not in the catalogue') : ''),
+        h('th', { scope: 'row' }, code(server.name), hiddenMark(server.name), server.unknown ? h('span', { class: 'tg-pill tg-pill-warning' }, 'not in the catalogue') : ''),
         h('td', {}, server.unknown ? '—' : server.defaultEnabled === false ? h('span', { class: 'tg-pill' }, 'off by default') : h('span', { class: 'tg-pill tg-pill-on' }, 'on by default')),
         ...serverCells), problemRow(serverSlots));
       for (const tool of tools) {
@@ -1032,12 +1118,12 @@ class SettingsPage {
           const id = stableId(key, server.name, tool.name);
           const listIndex = (r[key] ?? []).findIndex((t) => sameTool(t, ref));
           const box = h('input', { type: 'checkbox', id, checked: listIndex >= 0, onchange: (e) => toggle(key, ref, e.target.checked, sameTool) });
-          const cell = h('td', {}, box, h('label', { for: id, class: 'tg-visually-hidden' }, `${key === 'allowedTools' ? 'Allow' : 'Disallow'} tool ${tool.name} of ${server.name}`));
+          const cell = h('td', {}, box, h('label', { for: id, class: 'tg-visually-hidden' }, `${key === 'allowedTools' ? 'Allow' : 'Disallow'} tool ${visible(tool.name)} of ${visible(server.name)}`));
           if (listIndex >= 0) toolSlots.push(this.slots.slot(`${path}.mcpRestrictions.${key}[${listIndex}]`, [box]));
           return cell;
         });
         rows.push(h('tr', { class: 'tg-tool-row' },
-          h('th', { scope: 'row', class: 'tg-indent' }, code(tool.name), tool.unknown ? h('span', { class: 'tg-pill tg-pill-warning' }, 'not in the catalogue') : ''),
+          h('th', { scope: 'row', class: 'tg-indent' }, code(tool.name), hiddenMark(tool.name), tool.unknown ? h('span', { class: 'tg-pill tg-pill-warning' }, 'not in the catalogue') : ''),
           h('td', {}, ''), ...toolCells), problemRow(toolSlots));
       }
     }
@@ -1063,8 +1149,8 @@ class SettingsPage {
     put(section, ...header,
       h('div', { class: 'tg-toolbar' },
         h('div', { class: 'tg-field' }, h('label', { for: 'tg-roo-mode' }, 'Mode'), modeSelect),
-        h('div', { class: 'tg-field' }, h('label', { for: 'tg-roo-slug' }, 'Slug'), slug), addMode, removeMode),
-      this.slots.slot(`${path}.slug`, [slug]),
+        h('div', { class: 'tg-field' }, h('label', { for: 'tg-roo-slug' }, 'Slug'), h('div', { class: 'tg-row' }, slug, hiddenMark(mode.slug))), addMode, removeMode),
+      slugNote, this.slots.slot(`${path}.slug`, [slug]),
       table,
       this.slots.slot(path),
       h('div', { class: 'tg-add' }, h('label', { for: 'tg-roo-name' }, 'A server or tool by name'),
@@ -1094,10 +1180,12 @@ class SettingsPage {
 
   renderGrants() {
     const { grants, problems } = this.activity;
-    // A grant's display quotes its rules in backticks (`npm test`, `src/`): shown as code here.
-    const plain = (g) => g.display.replaceAll('`', '');
+    // A grant's display quotes its rules in backticks (`npm test`, `src/`): shown as code here,
+    // written out (the core writes it out; a host may not have); flagged by what it allows.
+    const plain = (g) => visible(g.display.replaceAll('`', ''));
+    const allows = (g) => [g.tool, g.display, ...(g.rules ?? []).map((r) => String(r[matcherOf(r)] ?? ''))];
     const rows = grants.map((g) => h('tr', { 'data-grant': g.id },
-      h('td', {}, code(plain(g))),
+      h('td', {}, code(plain(g), { written: true }), hiddenMark(allows(g))),
       h('td', {}, this.toolLabel(g.tool)),
       h('td', {}, this.grantScope(g)),
       h('td', {}, h('button', { type: 'button', class: 'tg-secondary', 'aria-label': `Revoke ${plain(g)} for ${this.toolLabel(g.tool)}`,
@@ -1124,7 +1212,7 @@ class SettingsPage {
     }
     this.changed({ structural: true, now: true });
     this.renderProposals();
-    this.setStatus(`Added ${p.display} to your rules: save to keep it.`);
+    this.setStatus(`Added ${visible(p.display)} to your rules: save to keep it.`);
   }
 
   /** Whether the draft already has a proposal's rule. */
@@ -1139,10 +1227,10 @@ class SettingsPage {
     const items = proposals.map((p, i) => {
       const added = this.hasProposal(p);
       return h('li', { class: 'tg-proposal' },
-        h('p', {}, 'You approved ', code(p.display), ` (${this.toolLabel(p.tool)}) ${p.covers.length} time${p.covers.length === 1 ? '' : 's'}: a rule would have saved ${p.saves} prompt${p.saves === 1 ? '' : 's'}.`),
-        h('p', { class: 'tg-hint' }, 'Rule: ', code(p.rule.pattern ?? p.rule.mcp)),
+        h('p', {}, 'You approved ', code(p.display, { written: true }), ` (${this.toolLabel(p.tool)}) ${p.covers.length} time${p.covers.length === 1 ? '' : 's'}: a rule would have saved ${p.saves} prompt${p.saves === 1 ? '' : 's'}.`),
+        h('p', { class: 'tg-hint' }, 'Rule: ', code(p.rule.pattern ?? p.rule.mcp), hiddenMark(p.display, p.rule.pattern ?? p.rule.mcp)),
         h('button', { type: 'button', id: `tg-proposal-${i}`, class: 'tg-secondary', disabled: added || !this.draft,
-          'aria-label': added ? `In your rules: ${p.display}` : `Add to your rules: ${p.display}`, onclick: () => this.addProposal(p) }, added ? 'In your rules' : 'Add to your rules'));
+          'aria-label': added ? `In your rules: ${visible(p.display)}` : `Add to your rules: ${visible(p.display)}`, onclick: () => this.addProposal(p) }, added ? 'In your rules' : 'Add to your rules'));
     });
     put(this.sections.proposals,
       h('h2', { id: 'tg-proposals-title' }, this.words('proposals', 'heading')),
@@ -1177,7 +1265,7 @@ class SettingsPage {
         ? h('table', { class: 'tg-table tg-activity-table', id: 'tg-log-table' },
           h('thead', {}, h('tr', {}, ['Tool', 'Call', 'What happened'].map((t) => h('th', { scope: 'col' }, t)))),
           h('tbody', {}, shown.map((r) => h('tr', { 'data-outcome': r.outcome },
-            h('td', {}, this.toolLabel(r.tool)), h('td', {}, code((r.inputs ?? []).join(' '))), h('td', {}, happened(r))))))
+            h('td', {}, this.toolLabel(r.tool)), h('td', {}, code((r.inputs ?? []).join(' ')), hiddenMark(r.inputs ?? [])), h('td', {}, happened(r))))))
         : h('p', { class: 'tg-hint' }, decisions.length ? 'No decision matches these filters.' : 'No decision yet.'));
   }
 
@@ -1187,7 +1275,13 @@ class SettingsPage {
     const section = this.sections.gasoline;
     this.slots.clear('gasoline');
     const gutter = h('pre', { class: 'tg-gutter', 'aria-hidden': 'true' });
-    const area = h('textarea', { id: 'tg-gasoline-yaml', class: 'tg-mono', rows: 9, spellcheck: 'false', wrap: 'off', value: this.draft.gasoline.yaml,
+    // A text area shows line breaks as they are and nothing else that hides or reorders text: a
+    // YAML holding any other is shown with it written out, read-only (an edit would change it unseen).
+    const yaml = this.draft.gasoline.yaml;
+    const hidden = hiddenLines(yaml, 'The YAML', ['U+000A']);
+    const area = h('textarea', { id: 'tg-gasoline-yaml', class: 'tg-mono', rows: 9, spellcheck: 'false', wrap: 'off',
+      value: hidden ? yaml.split('\n').map(visible).join('\n') : yaml, readOnly: !!hidden,
+      'aria-describedby': hidden ? 'tg-gasoline-hidden' : undefined,
       oninput: (e) => { this.draft.gasoline.yaml = e.target.value; numberLines(); this.changed(); },
       onscroll: () => { gutter.scrollTop = area.scrollTop; } });
     let badLines = new Set();
@@ -1212,6 +1306,8 @@ class SettingsPage {
       h('p', { class: 'tg-hint' }, this.words('gasoline', 'help')),
       h('label', { for: 'tg-gasoline-yaml' }, 'allowlist.yaml'),
       h('div', { class: 'tg-editor' }, gutter, area),
+      hidden ? h('div', { id: 'tg-gasoline-hidden' }, hidden, h('p', { class: 'tg-hint' },
+        'It is shown written out and cannot be edited here without changing it unseen: change allowlist.yaml where the settings are stored.')) : null,
       slot, this.gasolineSummary);
   }
 
@@ -1221,15 +1317,15 @@ class SettingsPage {
     if (this.gasolineSummary) {
       const g = preview.gasoline;
       put(this.gasolineSummary, ...(g
-        ? [h('p', { class: 'tg-summary-line' }, h('strong', {}, 'Server reports: '), g.message),
-          g.allowed_tools.length ? h('ul', { class: 'tg-chips' }, g.allowed_tools.map((t) => h('li', {}, code(t)))) : null]
+        ? [h('p', { class: 'tg-summary-line' }, h('strong', {}, 'Server reports: '), marked(g.message, { written: true })),
+          g.allowed_tools.length ? h('ul', { class: 'tg-chips' }, g.allowed_tools.map((t) => h('li', {}, code(t), hiddenMark(t)))) : null]
         : [h('p', { class: 'tg-hint' }, 'Fix the errors above to see what the server would report.')]));
     }
     if (this.rooPreview) {
       const mode = preview.modes[this.ui.mode ?? 0];
       put(this.rooPreview, ...(!mode ? [] : mode.servers.length
-        ? [h('ul', { class: 'tg-tree' }, mode.servers.map((s) => h('li', {}, code(s.name),
-          s.tools.length ? h('ul', {}, s.tools.map((t) => h('li', {}, code(t.name)))) : h('span', { class: 'tg-hint' }, ' (no tools)'))))]
+        ? [h('ul', { class: 'tg-tree' }, mode.servers.map((s) => h('li', {}, code(s.name), hiddenMark(s.name),
+          s.tools.length ? h('ul', {}, s.tools.map((t) => h('li', {}, code(t.name), hiddenMark(t.name)))) : h('span', { class: 'tg-hint' }, ' (no tools)'))))]
         : [h('p', { class: 'tg-hint' }, 'No MCP server: the prompt describes none.')]));
     }
   }
@@ -1254,7 +1350,9 @@ function setOrDelete(object, key, value) {
 /**
  * Starts the page in `root` (default: `#toolgate-settings`). Options: `storageKey` (where drafts
  * live in local storage outside VS Code; default from `data-storage-key`), `vscodeApi` (if the
- * embedder already called `acquireVsCodeApi()`, which can be called only once).
+ * embedder already called `acquireVsCodeApi()`, which can be called only once), `hostOrigin`
+ * (outside VS Code, the origin of the page that frames this one: the only one it posts to and
+ * hears from; default from `data-host-origin`, else the page's own origin).
  */
 export async function startSettingsPage(root = document.getElementById('toolgate-settings'), options = {}) {
   if (!root) throw new Error('toolgate settings page: no #toolgate-settings element');
@@ -1262,7 +1360,8 @@ export async function startSettingsPage(root = document.getElementById('toolgate
   root.dataset.started = 'true';
   root.classList.add('tg-root');
   await loadCore();
-  const page = new SettingsPage(root, { storageKey: options.storageKey ?? root.dataset.storageKey ?? 'toolgate.settingsPage.draft', vscodeApi: options.vscodeApi });
+  const page = new SettingsPage(root, { storageKey: options.storageKey ?? root.dataset.storageKey ?? 'toolgate.settingsPage.draft', vscodeApi: options.vscodeApi,
+    hostOrigin: options.hostOrigin ?? root.dataset.hostOrigin });
   page.start();
   return page;
 }

@@ -1,8 +1,11 @@
 //! The settings page's glue to its host (feature `webview`, the page's own wasm module), on gloo:
 //!
 //! - [`HostLink`]: the message channel. Host messages arrive as `message` events on the window
-//!   (gloo-events); the page's go out through VS Code's `acquireVsCodeApi().postMessage`, or to the
-//!   parent frame when there is no VS Code.
+//!   (gloo-events) and are taken only from the host: the window that embeds the page (in VS Code,
+//!   its own webview frame; on a web page, the parent frame, from the host's origin), never from a
+//!   sibling frame, an opener or a frame the page embeds. The page's go out through VS Code's
+//!   `acquireVsCodeApi().postMessage`, or to the parent frame addressed to the host's origin (the
+//!   page's own unless the embedder names another), never to `*`.
 //! - Draft storage on the same object: VS Code's `getState` / `setState` when present (the state
 //!   survives the panel being hidden and reloaded), else the browser's local storage
 //!   (gloo-storage), else memory.
@@ -36,6 +39,68 @@ fn is_host_message(data: &JsValue) -> bool {
     data.is_object() && get(data, "type").and_then(|t| t.as_string()).is_some_and(|t| HOST_MESSAGE_TYPES.contains(&t.as_str()))
 }
 
+/// How many windows [`embedder`] looks at, at most: a page's frames are a handful.
+const MAX_FRAMES: u32 = 1000;
+
+/// The window that embeds the page: `window.parent` (the page itself when it is not framed), or,
+/// where it was deleted from the page's window — VS Code's webview does so, before the page runs —
+/// the window of the frame tree (from `window.top`, which cannot be deleted) whose child frames
+/// hold the page. `None` when neither says (no message is then from the host).
+fn embedder(window: &web_sys::Window) -> Option<JsValue> {
+    let page = JsValue::from(window.clone());
+    if let Some(parent) = get(&page, "parent") {
+        return Some(parent);
+    }
+    let top = get(&page, "top")?;
+    if top == page {
+        return Some(page);
+    }
+    let mut queue = vec![top];
+    let mut looked = 0u32;
+    while let Some(frame) = queue.pop() {
+        // A frame's children are its indexed properties, readable across origins.
+        for index in 0..MAX_FRAMES {
+            looked += 1;
+            if looked > MAX_FRAMES {
+                return None;
+            }
+            let child = match js_sys::Reflect::get_u32(&frame, index) {
+                Ok(child) if !child.is_undefined() && !child.is_null() => child,
+                _ => break,
+            };
+            if child == page {
+                return Some(frame);
+            }
+            queue.push(child);
+        }
+    }
+    None
+}
+
+/// Whether a message event comes from the host: sent by the window that embeds the page (the page
+/// itself when it is not framed: a host in the same window) and, when `origin` is given, from
+/// that origin. Any other frame of the browser can post to the page; only its host may speak.
+fn from_host(event: &web_sys::MessageEvent, origin: Option<&str>) -> bool {
+    let Some(host) = web_sys::window().as_ref().and_then(embedder) else { return false };
+    let from_host_window = event.source().is_some_and(|source| JsValue::from(source) == host);
+    from_host_window && origin.is_none_or(|origin| event.origin() == origin)
+}
+
+/// The origin of `text` (`https://host.example`, a URL on it): what a host outside VS Code names so
+/// the page posts to it and hears from it only. `*` and opaque origins are refused.
+fn origin_of(text: &str) -> Result<String, JsValue> {
+    let refuse = || super::error(&format!("hostOrigin {text:?} is not an origin such as https://host.example"));
+    if text.trim() == "*" {
+        return Err(refuse());
+    }
+    let url = get(&js_sys::global().into(), "URL").and_then(|c| c.dyn_into::<js_sys::Function>().ok()).ok_or_else(refuse)?;
+    let parsed = js_sys::Reflect::construct(&url, &js_sys::Array::of1(&JsValue::from_str(text))).map_err(|_| refuse())?;
+    match get(&parsed, "origin").and_then(|o| o.as_string()) {
+        Some(origin) if !origin.is_empty() && origin != "null" => Ok(origin),
+        _ => Err(refuse()),
+    }
+}
+
 /// Where drafts are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DraftPlace {
@@ -48,6 +113,8 @@ enum DraftPlace {
 #[wasm_bindgen]
 pub struct HostLink {
     api: Option<JsValue>,
+    /// Where the page's messages go outside VS Code: the host's origin, or `/` (the page's own).
+    target_origin: String,
     place: DraftPlace,
     key: String,
     memory: RefCell<Option<JsValue>>,
@@ -62,15 +129,20 @@ impl std::fmt::Debug for HostLink {
 
 #[wasm_bindgen]
 impl HostLink {
-    /// Listens for the host's messages (`load`, `saved`, `rejected`), each passed to `onMessage`.
+    /// Listens for the host's messages (`load`, `saved`, `rejected`, `activity`), each passed to
+    /// `onMessage`; a message from any window but the one that embeds the page is ignored.
     /// `api` is VS Code's webview API object if the page already acquired it (it can be acquired
     /// only once); otherwise `acquireVsCodeApi()` is called when it exists. `storageKey` names the
-    /// draft in local storage when there is no VS Code state.
+    /// draft in local storage when there is no VS Code state. `hostOrigin` is the origin of a host
+    /// that frames the page outside VS Code: messages go to it and are heard from it only (without
+    /// it, the page's own origin); in VS Code, when given, host messages must come from it too. A
+    /// `hostOrigin` that is not an origin (`*` included) is an error.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(js_name = onMessage)] on_message: js_sys::Function,
         #[wasm_bindgen(js_name = storageKey)] storage_key: String,
         api: Option<js_sys::Object>,
+        #[wasm_bindgen(js_name = hostOrigin)] host_origin: Option<String>,
     ) -> Result<HostLink, JsValue> {
         let window = web_sys::window().ok_or_else(|| super::error("the settings page needs a window"))?;
         let api = match api {
@@ -89,8 +161,20 @@ impl HostLink {
         } else {
             DraftPlace::Memory
         };
+        let host_origin = host_origin.map(|o| origin_of(&o)).transpose()?;
+        let target_origin = host_origin.clone().unwrap_or_else(|| "/".to_owned());
+        // Outside VS Code the host is the parent frame of the named origin (the page's own by
+        // default); in VS Code it is VS Code's own frame, of whatever origin it serves webviews from.
+        let heard_from = match (&api, host_origin) {
+            (_, Some(origin)) => Some(origin),
+            (Some(_), None) => None,
+            (None, None) => Some(window.origin()),
+        };
         let listener = EventListener::new(&window, "message", move |event| {
             let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
+            if !from_host(event, heard_from.as_deref()) {
+                return;
+            }
             let data = event.data();
             if is_host_message(&data) {
                 // A throwing handler must not stop later messages: report it and go on.
@@ -99,10 +183,11 @@ impl HostLink {
                 }
             }
         });
-        Ok(HostLink { api, place, key: storage_key, memory: RefCell::new(None), _listener: listener })
+        Ok(HostLink { api, target_origin, place, key: storage_key, memory: RefCell::new(None), _listener: listener })
     }
 
-    /// Sends a message to the host: through VS Code's API, else to the parent frame.
+    /// Sends a message to the host: through VS Code's API, else to the parent frame, addressed to
+    /// the host's origin (a parent of any other origin does not receive it).
     pub fn post(&self, message: JsValue) -> Result<(), JsValue> {
         if let Some(post) = self.api.as_ref().and_then(|a| method(a, "postMessage").map(|f| (a, f))) {
             post.1.call1(post.0, &message)?;
@@ -110,7 +195,7 @@ impl HostLink {
         }
         let window = web_sys::window().ok_or_else(|| super::error("the settings page needs a window"))?;
         match window.parent()? {
-            Some(parent) if parent != window => parent.post_message(&message, "*"),
+            Some(parent) if parent != window => parent.post_message(&message, &self.target_origin),
             _ => Err(super::error("no host to post to: not in a VS Code webview and not in a frame")),
         }
     }

@@ -102,12 +102,12 @@ test("the agent's session: grants with how long they last, revoked in the page; 
   await context.close();
 });
 
-test('accessibility: axe-core finds no violation in the minimal and the full page, in light, dark and high contrast', async () => {
-  for (const query of ['?page=minimal', '?session=1']) {
+test('accessibility: axe-core finds no violation in the minimal and the full page, and with text that hides characters flagged, in light, dark and high contrast', async () => {
+  for (const query of ['?page=minimal', '?session=1', '?sample=hidden&session=1']) {
     for (const theme of ['light', 'dark', 'high-contrast', 'high-contrast-light']) {
       // axe is injected as a script, which the strict CSP would refuse: only this audit bypasses it.
       const { page, context } = await open(`${query}&theme=${theme}`, { bypassCSP: true });
-      if (query === '?session=1') await page.waitForSelector('#tg-log-table', WAIT);
+      if (query.includes('session=1')) await page.waitForSelector('#tg-log-table', WAIT);
       await page.evaluate(axeSource);
       const result = await page.evaluate(() => globalThis.axe.run(document.getElementById('toolgate-settings'), {
         runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },

@@ -213,16 +213,28 @@ test('the page HTML carries exactly the strict CSP, no inline script or style, a
   assert.match(html, /<script type="module" src="https:\/\/x\/a\.js\?&quot;"><\/script>/);
   assert.ok(!/<script>|<style|style=|onload=/.test(html));
   assert.throws(() => settingsPageHtml({ cspSource: 'x', scriptUri: 'y' }), /styleUri is required/);
+  // Framed by a web page: that page's origin, the only one the settings page speaks with; never `*`.
+  const uris = { cspSource: 'https://x', scriptUri: 'https://x/a.js', styleUri: 'https://x/a.css' };
+  assert.match(settingsPageHtml({ ...uris, hostOrigin: 'https://host.example' }),
+    /<div id="toolgate-settings" data-host-origin="https:\/\/host\.example">/);
+  assert.ok(!/data-host-origin/.test(html), 'no host origin unless given');
+  for (const hostOrigin of ['*', ' * ', 'host.example', '', 42]) {
+    assert.throws(() => settingsPageHtml({ ...uris, hostOrigin }), /hostOrigin must be an origin/, String(hostOrigin));
+  }
 });
 
 test('the page HTML preloads every file of the page\'s module, each one the package ships', () => {
   const html = settingsPageHtml({ cspSource: 'https://x', scriptUri: 'https://x/pkg/settings-page/settings-page.js', styleUri: 'https://x/s.css' });
   const preloaded = [...html.matchAll(/<link rel="(modulepreload|preload)"[^>]*href="https:\/\/x\/pkg\/([^"]+)"/g)].map((m) => [m[1], m[2]]);
-  // The page's glue and every snippet it imports, and the .wasm it fetches: nothing found import by import.
+  // The page's own modules, the glue and every snippet it imports, and the .wasm it fetches:
+  // nothing found import by import.
+  const page = readFileSync(join(pkg, 'settings-page', 'settings-page.js'), 'utf8');
+  const own = [...page.matchAll(/from '\.\/([^']+)'/g)].map((m) => `settings-page/${m[1]}`);
+  assert.deepEqual(own, ['settings-page/visible.js']);
   const glue = readFileSync(join(pkg, 'tools', 'web', 'toolgate_tools_raw.js'), 'utf8');
   const snippets = [...glue.matchAll(/from '\.\/(snippets\/[^']+)'/g)].map((m) => `tools/web/${m[1]}`);
   assert.ok(snippets.length > 0, 'the glue imports snippets');
-  assert.deepEqual(preloaded.filter(([rel]) => rel === 'modulepreload').map(([, f]) => f).sort(), ['tools/web/toolgate_tools_raw.js', ...snippets].sort());
+  assert.deepEqual(preloaded.filter(([rel]) => rel === 'modulepreload').map(([, f]) => f).sort(), [...own, 'tools/web/toolgate_tools_raw.js', ...snippets].sort());
   assert.deepEqual(preloaded.filter(([rel]) => rel === 'preload').map(([, f]) => f), ['tools/web/toolgate_tools_bg.wasm']);
   for (const [, file] of preloaded) assert.ok(existsSync(join(pkg, file)), file);
   assert.match(html, /<link rel="preload" as="fetch" type="application\/wasm" crossorigin href=/, 'preloaded as fetch() asks for it, or the browser fetches it twice');
@@ -232,7 +244,7 @@ test('an extension bundled with esbuild uses the host half by name, with the too
   const installed = installPackage();
   assert.match(installed.resolve('toolgate/settings-page/host'), /settings-page[\\/]host\.cjs$/);
   const files = packedFiles();
-  for (const f of ['settings-page/settings-page.js', 'settings-page/settings-page.css', 'tools/web/toolgate_tools_raw.js',
+  for (const f of ['settings-page/settings-page.js', 'settings-page/settings-page.css', 'settings-page/visible.js', 'tools/web/toolgate_tools_raw.js',
     'tools/web/toolgate_tools_bg.wasm', 'settings-page/host.cjs',
     'settings-page/host.mjs', 'settings-page/host.d.ts', 'settings-page/protocol.d.ts', 'settings-page/PROTOCOL.md']) {
     assert.ok(files.includes(f), `${f} is missing from the package`);

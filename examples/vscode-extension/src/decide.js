@@ -6,6 +6,9 @@
 'use strict';
 const { McpPolicy } = require('toolgate');
 const { Policy, settingsPolicy, settingsMcp } = require('toolgate/tools');
+// The characters that hide or reorder text, written out as the core writes them in its messages
+// (the settings page's copy of the core's set): a prompt names the call as it runs.
+const { visible } = require('toolgate/settings-page/visible.js');
 
 /**
  * A call of the fake agent (and of the test table):
@@ -60,11 +63,14 @@ class Decider {
   }
 }
 
-/** A one-line description of a call, for prompts and logs. */
+/**
+ * A one-line description of a call, for prompts and logs: every character that is invisible or
+ * reorders text written out (`\u{202E}`, `\n`), so the prompt reads as what runs.
+ */
 function describeCall(call) {
-  if (isMcp(call)) return `MCP ${call.mcp.server}:${call.mcp.tool}`;
-  const input = Array.isArray(call.input) ? call.input.join(' → ') : String(call.input ?? '');
-  return `${call.tool}: ${input}`;
+  if (isMcp(call)) return `MCP ${visible(call.mcp.server)}:${visible(call.mcp.tool)}`;
+  const input = Array.isArray(call.input) ? call.input.map(visible).join(' → ') : visible(String(call.input ?? ''));
+  return `${visible(call.tool)}: ${input}`;
 }
 
 module.exports = { Decider, describeCall, isMcp };
