@@ -557,9 +557,10 @@ impl State {
             grant: None,
         };
         let mut options = vec![once(true, "Allow once")];
-        // Reading a secret file is approved once or not at all: no lasting grant is offered.
-        let secret = decision.items.iter().any(|i| !i.secret_words.is_empty());
-        let candidate = if capped || secret || self.managed_default(decision) { None } else { self.grant_rules(call, decision) };
+        // Reading a secret file, or a call holding characters a person cannot see, is approved
+        // once or not at all: no lasting grant is offered.
+        let only_once = decision.approvable_only_once(&call.inputs);
+        let candidate = if capped || only_once || self.managed_default(decision) { None } else { self.grant_rules(call, decision) };
         if let Some(rules) = candidate {
             let mut scopes = vec![AnswerScope::Session];
             if check_duration("timedGrantMs", self.timed_grant_ms, Some(now)).is_ok() {

@@ -221,6 +221,18 @@ pub struct Decision {
     pub ignored: Vec<Ignored>,
 }
 
+impl Decision {
+    /// Whether a person may approve this call only once: it reads a secret file, or it holds a
+    /// character a person cannot see or that reorders what is shown, so what they read in the
+    /// prompt is not what a lasting rule would keep allowing.
+    pub(crate) fn approvable_only_once(&self, inputs: &[String]) -> bool {
+        self.items
+            .iter()
+            .any(|i| !i.secret_words.is_empty() || i.hazards.iter().any(|h| h.kind == crate::shell::HazardKind::HiddenCharacters))
+            || inputs.iter().any(|input| crate::visible::has_hidden(input))
+    }
+}
+
 /// How much of the explanation an evaluation writes. The outcome, reason, rule and items are the
 /// same at every level (a test compares them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

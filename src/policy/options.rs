@@ -289,7 +289,8 @@ impl Policy {
     }
 
     /// The buttons for a permission prompt about this call, writing "always" choices to `layer`.
-    /// A write to a protected path gets only "Allow" and "Deny": no "always" choice could lift it.
+    /// A write to a protected path gets only "Allow" and "Deny": no "always" choice could lift it;
+    /// nor does a call reading a secret file or holding characters a person cannot see.
     pub fn permission_options(&self, tool: &str, inputs: &[String], layer: &str) -> Vec<PermissionOption> {
         let once = || {
             [
@@ -298,8 +299,9 @@ impl Policy {
             ]
         };
         let decision = self.decide(tool, inputs);
-        // No "always" choice lifts a protected path; none is offered for reading a secret file.
-        if decision.reason == super::Reason::ProtectedPath || decision.items.iter().any(|i| !i.secret_words.is_empty()) {
+        // No "always" choice lifts a protected path; none is offered for reading a secret file or
+        // for a call holding characters a person cannot see.
+        if decision.reason == super::Reason::ProtectedPath || decision.approvable_only_once(inputs) {
             return once().into();
         }
         let mut options = vec![PermissionOption {

@@ -573,6 +573,31 @@ fn reading_a_secret_offers_no_lasting_grant_and_no_directory_covers_it() {
     assert_eq!(crate::policy::Policy::new(named).outcome("read_file", &["/home/u/.ssh/id_rsa".to_owned()]), Outcome::Allow);
 }
 
+/// A call holding a character a person cannot see, or one that reorders what is shown, is
+/// approved once or not at all: the prompt shows what it holds, but a lasting answer would keep
+/// allowing what the person could not read.
+#[test]
+fn a_call_holding_hidden_characters_offers_no_lasting_answer() {
+    let spec = spec(json!({ "host": { "home": "/home/u", "cwd": "/repo" }, "defaultMode": "confirm" }));
+    let s = Session::new(spec.clone(), &SessionOptions::default()).unwrap();
+    let policy = crate::policy::Policy::new(spec);
+    let read = |path: &str| Call { tool: "read_file".into(), inputs: vec![path.into()], hook: None };
+    for call in
+        [read("/repo/src/\u{202E}sr.niam"), read("/repo/src/a\u{200B}.rs"), terminal("ls \u{202E}fr- mr"), terminal("npm test\u{2066}")]
+    {
+        let d = s.decide(&call, 0).unwrap();
+        assert_eq!(scopes(&d), [(true, AnswerScope::Once), (false, AnswerScope::Once)], "{call:?}");
+        let buttons = policy.permission_options(&call.tool, &call.inputs, "user");
+        assert!(buttons.iter().all(|b| b.change.is_none()), "{call:?}: {buttons:?}");
+    }
+    // The same calls written plainly keep their lasting answers.
+    for call in [read("/repo/src/main.rs"), terminal("ls -rf")] {
+        let d = s.decide(&call, 0).unwrap();
+        assert!(d.options.iter().any(|o| o.scope == AnswerScope::Session), "{call:?}: {:?}", d.options);
+        assert!(policy.permission_options(&call.tool, &call.inputs, "user").iter().any(|b| b.change.is_some()), "{call:?}");
+    }
+}
+
 fn spec_with_rule(base: &PolicySpec, rule: serde_json::Value) -> PolicySpec {
     let mut value = serde_json::to_value(base).unwrap();
     value["layers"][0]["tools"]["read_file"]["alwaysAllow"].as_array_mut().unwrap().insert(0, rule);
