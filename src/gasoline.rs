@@ -184,7 +184,7 @@ fn read_patterns(text: &str) -> Result<Listing, GasolineError> {
                 return Err(error_at(
                     at,
                     GasolineProblem::UnknownKey,
-                    format!("unknown key `{key}`: the allowlist file only has `allowed_tools`"),
+                    format!("unknown key `{}`: the allowlist file only has `allowed_tools`", crate::visible::visible(&key)),
                 ))
             }
             _ => return Err(error_at(at, GasolineProblem::UnexpectedStructure, "unexpected structure: keys must be plain strings".into())),
@@ -286,7 +286,7 @@ impl GasolineAllowlist {
             error: "tool_not_allowed".into(),
             message: format!(
                 "{} is not permitted. Allowed: {}",
-                if action.is_empty() { tool.to_owned() } else { format!("{tool}.{action}") },
+                crate::visible::visible(&if action.is_empty() { tool.to_owned() } else { format!("{tool}.{action}") }),
                 self.patterns.join(", ")
             ),
             tool: tool.to_owned(),

@@ -55,7 +55,12 @@ impl PairPattern {
 
     /// A Gasoline pattern (Gasoline's design): `*`, `tool.*` or `tool.action`; letters, digits, `_`, `-`.
     pub fn tool_action(pattern: &str) -> Result<Self, String> {
-        let invalid = || format!("invalid pattern \"{pattern}\": use \"*\", \"tool.*\" or \"tool.action\" (letters, digits, '_' and '-')");
+        let invalid = || {
+            format!(
+                "invalid pattern \"{}\": use \"*\", \"tool.*\" or \"tool.action\" (letters, digits, '_' and '-')",
+                crate::visible::visible(pattern)
+            )
+        };
         if pattern == "*" {
             return Ok(PairPattern { first: Side::Any, second: Side::Any, folded: true });
         }
