@@ -579,6 +579,13 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
     ExportResult { files, report }
 }
 
+/// Whether the export writes a rule Claude Code applies to at least the calls a deny or confirm
+/// rule matches (deny, then ask, then allow: no allow it writes can lift it), or to at most those
+/// an allow rule matches.
+pub(crate) fn carries(place: &RulePlace, rule: &RuleSpec, context: &ImportContext) -> bool {
+    place.list.is_some_and(|list| export_rule(&place.tool, list, rule, context).1 != Translation::Impossible)
+}
+
 fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
     let name = match tool {
         TERMINAL => "Bash",
@@ -625,6 +632,16 @@ fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportCont
             Some((server, "*")) => exact(format!("mcp__{server}")),
             Some((server, tool)) => exact(format!("mcp__{server}__{tool}")),
             None => (Vec::new(), Translation::Impossible, Some("not an MCP entry".into())),
+        },
+        ("Bash", _) if list != ListKind::AlwaysAllow => match super::leading_words(rule) {
+            // Deny and ask rules come first whatever else matches: one that matches more refuses
+            // or asks more, never less.
+            Some(lines) => (
+                lines.iter().map(|l| format!("Bash({l} *)")).collect(),
+                Translation::Stricter,
+                Some("written as the words every command it matches starts with, which match more".into()),
+            ),
+            None => (Vec::new(), Translation::Impossible, Some("no Bash(…) glob holds every command it matches".into())),
         },
         _ => (
             Vec::new(),

@@ -201,7 +201,9 @@ fn translate(entry: &str, list: ListKind, context: &ImportContext) -> (Targets, 
 // ---- export ----
 
 /// Writes the policy as Cursor CLI configs: the user's `cli-config.json` permissions and the
-/// project's `.cursor/cli.json`.
+/// project's `.cursor/cli.json`. Deny beats allow (cursor.com/docs/cli/reference/permissions);
+/// how the two files' lists combine is not documented, so a project file that allows anything
+/// also carries the user's deny rules, in case its lists replace the user's.
 pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
     let mut files: BTreeMap<SourceScope, (Vec<String>, Vec<String>)> = BTreeMap::new();
     let mut report = Vec::new();
@@ -213,12 +215,12 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
                 place,
                 rule: rule.text().to_owned(),
                 translation: Translation::Impossible,
-                why: Some("Cursor has no ask list: unmatched calls ask, but an allow entry that also matches would run the call".into()),
+                why: Some("Cursor has no ask list: the calls it matches ask only where no allow entry matches them, so the allow rules that may meet it are left out".into()),
                 written: Vec::new(),
             });
             continue;
         }
-        let (written, translation, why) = export_rule(&place.tool, rule, context);
+        let (written, translation, why) = export_rule(&place.tool, list, rule, context);
         let lists = files.entry(scope).or_default();
         let target = if list == ListKind::AlwaysAllow { &mut lists.0 } else { &mut lists.1 };
         for w in &written {
@@ -227,6 +229,20 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
             }
         }
         report.push(ExportReport { place, rule: rule.text().to_owned(), translation, why, written });
+    }
+    let global: Vec<String> = files
+        .iter()
+        .filter(|(scope, _)| !matches!(scope, SourceScope::Project | SourceScope::Local))
+        .flat_map(|(_, (_, deny))| deny.clone())
+        .collect();
+    for (scope, (allow, deny)) in files.iter_mut() {
+        if matches!(scope, SourceScope::Project | SourceScope::Local) && !allow.is_empty() {
+            for d in &global {
+                if !deny.contains(d) {
+                    deny.push(d.clone());
+                }
+            }
+        }
     }
     let files = files
         .into_iter()
@@ -238,7 +254,33 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
     ExportResult { files, report }
 }
 
-fn export_rule(tool: &str, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
+/// Whether the export writes an entry Cursor applies to at least the calls a deny rule matches
+/// (deny beats allow), or to at most those an allow rule matches. A confirm rule is never
+/// carried: Cursor has no ask list.
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec, context: &ImportContext) -> bool {
+    place
+        .list
+        .is_some_and(|list| list != ListKind::AlwaysConfirm && export_rule(&place.tool, list, rule, context).1 != Translation::Impossible)
+}
+
+fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
+    let (written, translation, why) = export_exact(tool, rule, context);
+    if translation != Translation::Impossible || tool != TERMINAL || list != ListKind::AlwaysDeny {
+        return (written, translation, why);
+    }
+    // "commandBase is the first token in the command line": a deny of the first words every
+    // command it matches starts with refuses more, never less.
+    match super::leading_words(rule) {
+        Some(lines) => {
+            let mut bases: Vec<String> = lines.iter().filter_map(|l| l.split_whitespace().next()).map(|w| format!("Shell({w})")).collect();
+            bases.dedup();
+            (bases, Translation::Stricter, Some("written as the command's first word, which matches more".into()))
+        }
+        None => (written, translation, why),
+    }
+}
+
+fn export_exact(tool: &str, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
     let kind = match tool {
         TERMINAL => "Shell",
         "read_file" | "list_directory" => "Read",

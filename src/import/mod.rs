@@ -19,6 +19,7 @@ pub mod claude;
 pub mod codex;
 pub mod cursor;
 pub mod gemini;
+mod guard;
 pub mod vscode;
 
 use crate::policy::{InputKind, LayerKind, LayerSpec, ListKind, PolicySpec, RuleExamples, RuleSpec, ToolRulesSpec};
@@ -304,16 +305,41 @@ pub fn import(format: PeerFormat, sources: &[ImportSource], context: &ImportCont
     Ok(result)
 }
 
-/// Writes a policy in one format.
+/// Writes a policy in one format. The files are never looser than the policy under the
+/// agent's documented semantics: an allow rule that may meet a deny or confirm rule the format
+/// cannot carry is left out, and each rule reported exact is checked against the files read
+/// back ([`guard`]).
 pub fn export(format: PeerFormat, policy: &PolicySpec, context: &ImportContext) -> ExportResult {
-    match format {
-        PeerFormat::ClaudeCode => claude::export(policy, context),
-        PeerFormat::Codex => codex::export(policy),
-        PeerFormat::Vscode => vscode::export(policy),
-        PeerFormat::CursorCli => cursor::export(policy, context),
-        PeerFormat::CursorEditor => cursor::editor::export(policy),
-        PeerFormat::GeminiCli => gemini::export(policy),
-    }
+    let carries = |place: &RulePlace, rule: &RuleSpec, layer: &LayerSpec| match format {
+        PeerFormat::ClaudeCode => claude::carries(place, rule, context),
+        PeerFormat::Codex => codex::carries(place, rule),
+        PeerFormat::Vscode => vscode::carries(place, rule),
+        PeerFormat::CursorCli => cursor::carries(place, rule, context),
+        PeerFormat::CursorEditor => cursor::editor::carries(place, rule, layer),
+        PeerFormat::GeminiCli => gemini::carries(place, rule, layer),
+    };
+    let reads_back_as = |tool: &str| match format {
+        PeerFormat::ClaudeCode | PeerFormat::CursorCli => match tool {
+            "read_file" | "list_directory" => READ_TOOLS,
+            t if WRITE_TOOLS.contains(&t) => EDIT_TOOLS,
+            _ => &[],
+        },
+        PeerFormat::GeminiCli => gemini::reads_back_as(tool),
+        PeerFormat::Codex | PeerFormat::Vscode | PeerFormat::CursorEditor => &[],
+    };
+    let guarded = guard::guard(format, policy, &carries, &reads_back_as);
+    let written = match format {
+        PeerFormat::ClaudeCode => claude::export(&guarded.policy, context),
+        PeerFormat::Codex => codex::export(&guarded.policy),
+        PeerFormat::Vscode => vscode::export(&guarded.policy),
+        PeerFormat::CursorCli => cursor::export(&guarded.policy, context),
+        PeerFormat::CursorEditor => cursor::editor::export(&guarded.policy),
+        PeerFormat::GeminiCli => gemini::export(&guarded.policy),
+    };
+    let whole = guarded.whole.clone();
+    let mut result = guarded.finish(format, written);
+    guard::verify(format, &whole, context, &mut result);
+    result
 }
 
 /// Builds the layers of an import: one per scope, highest authority first, rules appended as
@@ -428,6 +454,41 @@ pub(crate) fn is_match_all(rule: &RuleSpec) -> bool {
         || rule.domain.as_deref() == Some("*")
         || rule.mcp.as_deref() == Some("*:*")
         || rule.pattern.as_deref() == Some("^")
+}
+
+/// Word prefixes one of which every command a rule matches starts with, as whole words (`git`
+/// for `^git\s+push\b`, `git push` for the glob `git push * --force`): what a format that has
+/// only word prefixes writes for a deny or confirm rule it cannot say exactly, which then
+/// matches more. `None` when the rule pins no whole word (`* --force`, `^git\b`, which also
+/// matches `git-lfs`) or ignores case.
+pub(crate) fn leading_words(rule: &RuleSpec) -> Option<Vec<String>> {
+    let words_of = |head: &str, whole: bool| -> Vec<String> {
+        let mut words: Vec<String> = head.split_whitespace().map(str::to_owned).collect();
+        if !whole && !head.ends_with(char::is_whitespace) {
+            words.pop();
+        }
+        words
+    };
+    let heads: Vec<Vec<String>> = match crate::policy::MatcherKind::of(rule) {
+        crate::policy::MatcherKind::Prefix => vec![words_of(rule.text(), true)],
+        crate::policy::MatcherKind::Tokens => claude::expand_tokens(rule.text())?.iter().map(|l| words_of(l, true)).collect(),
+        crate::policy::MatcherKind::Glob => {
+            let glob = rule.text().strip_suffix(":*").map_or_else(|| rule.text().to_owned(), |head| format!("{head} *"));
+            let head = glob.split('*').next().unwrap_or_default();
+            vec![words_of(head, !glob.contains('*'))]
+        }
+        crate::policy::MatcherKind::Regex if rule.case_sensitive => {
+            guard::regex_heads(rule.text())?.iter().map(|h| words_of(h, false)).collect()
+        }
+        _ => return None,
+    };
+    if heads.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let mut lines: Vec<String> = heads.iter().map(|w| w.join(" ")).collect();
+    lines.sort();
+    lines.dedup();
+    Some(lines)
 }
 
 /// Every rule of a policy with its place, in layer order.

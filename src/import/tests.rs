@@ -1286,3 +1286,5 @@ fn an_import_carries_its_working_directory_and_home_into_the_policy() {
     }
     assert_eq!(terminal(&r, "cat ~/notes.txt"), Allow);
 }
+
+mod never_looser;
