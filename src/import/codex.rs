@@ -495,18 +495,34 @@ fn translate(
             .join(", ")
     );
     let mut notes = Vec::new();
-    let (tokens, mut translation) = match notation(&rule.positions) {
-        Ok(tokens) => (Some(tokens), Translation::Exact),
-        Err(bad) if rule.decision == ListKind::AlwaysAllow || bad == 0 => {
+    let strict = rule.decision != ListKind::AlwaysAllow;
+    // The rules it becomes: one token prefix, or for a deny or prompt rule whose first token a
+    // token prefix cannot hold (`"git push"`, `"a|b"`), a word prefix per alternative — its
+    // words are the words toolgate renders such a program as — cut after that token.
+    let (rules, mut translation): (Vec<RuleSpec>, Translation) = match notation(&rule.positions) {
+        Ok(tokens) => (vec![RuleSpec::tokens(tokens)], Translation::Exact),
+        Err(0) if strict => {
+            let first = rule.positions.first().map(Vec::as_slice).unwrap_or_default();
+            let (empty, named): (Vec<&String>, Vec<&String>) = first.iter().partition(|a| a.trim().is_empty());
+            notes.push("the first token has spaces or `|`, which a token prefix cannot hold: each alternative became a word prefix, cut after it, which matches more".into());
+            if !empty.is_empty() {
+                notes.push("an empty program runs nothing: that alternative needs no rule".into());
+            }
+            (named.iter().map(|a| RuleSpec::prefix(a.as_str())).collect(), Translation::Stricter)
+        }
+        Err(bad) if !strict || bad == 0 => {
             notes.push(format!("token {} has spaces, `|` or is empty, which a token prefix cannot hold", bad + 1));
-            (None, Translation::Impossible)
+            (Vec::new(), Translation::Impossible)
         }
         Err(bad) => {
             notes.push(format!("token {} has spaces, `|` or is empty: the rule is cut before it, so it matches more", bad + 1));
-            (notation(rule.positions.get(..bad).unwrap_or_default()).ok(), Translation::Stricter)
+            (
+                notation(rule.positions.get(..bad).unwrap_or_default()).ok().map(RuleSpec::tokens).into_iter().collect(),
+                Translation::Stricter,
+            )
         }
     };
-    if rule.decision == ListKind::AlwaysAllow && tokens.is_some() {
+    if rule.decision == ListKind::AlwaysAllow && !rules.is_empty() {
         translation = translation.max(Translation::Stricter);
         notes.push("toolgate splits every command line and never lets an allow rule cover a sub-command with a hazard (a file redirection, a substitution, an executing flag)".into());
     }
@@ -516,13 +532,16 @@ fn translate(
     if let Some(j) = &rule.justification {
         notes.push(format!("justification: {j}"));
     }
-    let became = match &tokens {
-        Some(tokens) => {
-            let spec = RuleSpec { examples: rule.examples.clone(), ..RuleSpec::tokens(tokens.clone()) };
-            vec![builder.add(scope, trusted, TERMINAL, rule.decision, spec)]
-        }
-        None => Vec::new(),
-    };
+    let exact = translation == Translation::Exact || !strict;
+    let became = rules
+        .into_iter()
+        .map(|spec| {
+            // A rule cut short would fail a `not_match` example the source passes: it keeps them
+            // only as written.
+            let examples = if exact { rule.examples.clone() } else { RuleExamples::default() };
+            builder.add(scope, trusted, TERMINAL, rule.decision, RuleSpec { examples, ..spec })
+        })
+        .collect();
     super::RuleReport {
         scope,
         source,
@@ -596,8 +615,8 @@ pub fn export(policy: &PolicySpec) -> ExportResult {
 /// Whether the export writes a `prefix_rule` Codex applies to at least the commands a
 /// `forbidden` or `prompt` rule matches (the strictest match wins), or to at most those an allow
 /// rule matches.
-pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec) -> bool {
-    place.tool == TERMINAL && place.list.is_some_and(|list| export_pattern(rule, list).1 != Translation::Impossible)
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec) -> Option<Translation> {
+    place.list.filter(|_| place.tool == TERMINAL).map(|list| export_pattern(rule, list).1).filter(|t| *t != Translation::Impossible)
 }
 
 fn starlark_string(s: &str) -> String {

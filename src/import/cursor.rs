@@ -179,14 +179,7 @@ fn translate(entry: &str, list: ListKind, context: &ImportContext) -> (Targets, 
             (to(tools, &rule), translation, (!notes.is_empty()).then(|| notes.join("; ")))
         }
         ("WebFetch", None | Some("*")) => (all(&[FETCH]), Translation::Exact, None),
-        ("WebFetch", Some(domain)) => {
-            let host = domain.split_once("://").map_or(domain, |(_, rest)| rest);
-            let host = host.split(['/', ':']).next().unwrap_or_default();
-            match crate::policy::matchers::DomainGlob::new(host) {
-                Ok(_) => (to(&[FETCH], &RuleSpec::domain(host)), Translation::Exact, None),
-                Err(e) => (Vec::new(), Translation::Impossible, Some(e)),
-            }
-        }
+        ("WebFetch", Some(domain)) => web_fetch(domain, allow),
         ("Mcp", None) => (all(&[MCP_TOOL]), Translation::Exact, None),
         ("Mcp", Some(entry)) => match crate::policy::pair_index::PairPattern::mcp_entry(entry) {
             Ok(_) => (to(&[MCP_TOOL], &RuleSpec::mcp(entry)), Translation::Exact, None),
@@ -195,6 +188,40 @@ fn translate(entry: &str, list: ListKind, context: &ImportContext) -> (Targets, 
         },
         ("WebSearch", None) => (all(&["web_search"]), Translation::Exact, None),
         _ => (Vec::new(), Translation::Impossible, Some(format!("`{kind}` is not a Cursor permission type toolgate has a tool for"))),
+    }
+}
+
+/// `WebFetch(domainOrPattern)`: "`*.example.com` matches subdomains … `example.com` matches that
+/// exact domain only" (Cursor's reference); how it reads a scheme, a port, an IP address or a
+/// name outside ASCII is not documented. A deny the domain matcher cannot say exactly (an IP
+/// address, a non-ASCII name, a port) covers more — every fetch, or the host on every port —
+/// rather than vanish; such an allow is left out.
+fn web_fetch(domain: &str, allow: bool) -> (Targets, Translation, Option<String>) {
+    let host = domain.split_once("://").map_or(domain, |(_, rest)| rest);
+    let host = host.split(['/', '?', '#']).next().unwrap_or_default();
+    let (host, port) = match host.rsplit_once(':') {
+        Some((name, port)) if !name.contains(':') && !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) => (name, Some(port)),
+        _ => (host, None),
+    };
+    let rule = super::domain_rule(host);
+    match (rule, port, allow) {
+        (Ok(rule), None, _) => (to(&[FETCH], &rule), Translation::Exact, None),
+        (Ok(_), Some(port), true) => (
+            Vec::new(),
+            Translation::Impossible,
+            Some(format!("toolgate's domain rules match a host on every port, not port {port} alone; the allow rule was left out")),
+        ),
+        (Ok(rule), Some(port), false) => (
+            to(&[FETCH], &rule),
+            Translation::Stricter,
+            Some(format!(
+                "toolgate's domain rules match a host on every port: the rule covers {host} on every port, not port {port} alone"
+            )),
+        ),
+        (Err(why), _, true) => (Vec::new(), Translation::Impossible, Some(format!("{why}; the allow rule was left out"))),
+        (Err(why), _, false) => {
+            (all(&[FETCH]), Translation::Stricter, Some(format!("{why}: the rule covers every fetch (it fails closed)")))
+        }
     }
 }
 
@@ -257,10 +284,12 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
 /// Whether the export writes an entry Cursor applies to at least the calls a deny rule matches
 /// (deny beats allow), or to at most those an allow rule matches. A confirm rule is never
 /// carried: Cursor has no ask list.
-pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec, context: &ImportContext) -> bool {
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec, context: &ImportContext) -> Option<Translation> {
     place
         .list
-        .is_some_and(|list| list != ListKind::AlwaysConfirm && export_rule(&place.tool, list, rule, context).1 != Translation::Impossible)
+        .filter(|list| *list != ListKind::AlwaysConfirm)
+        .map(|list| export_rule(&place.tool, list, rule, context).1)
+        .filter(|t| *t != Translation::Impossible)
 }
 
 fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {

@@ -167,6 +167,15 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
     Ok(builder.finish(Outcome::Confirm))
 }
 
+/// What Gemini CLI does with a rule whose regex it deems unsafe.
+const DROPPED_BY_GEMINI: &str =
+    "Gemini CLI drops a rule whose regex it deems unsafe (longer than 2,048 characters, or a quantified group holding a quantifier)";
+
+/// Whether Gemini CLI drops a rule with this regex (`utils.ts` `isSafeRegExp`).
+fn unsafe_in_gemini(regex: &str) -> bool {
+    regex.len() > 2048 || regex_lite::Regex::new(r"\([^)]*[*+?{].*\)[*+?{]").is_ok_and(|nested| nested.is_match(regex))
+}
+
 /// What a catch-all at the bottom of its tools' rules is.
 const DEFAULT_NOTE: &str = "the lowest-ranked rule of its tools, with nothing below it: it decides what no other rule does, their default";
 
@@ -353,6 +362,15 @@ fn translate(rule: &Value, path: &str, strict_priorities: &[f64]) -> Result<(Tar
         notes.push(format!("toolgate cannot check `{condition}`: the rule applies without it"));
         translation = Translation::Stricter;
     }
+    // Gemini CLI drops a rule whose regex it deems unsafe (`toml-loader.ts`, `utils.ts`
+    // `isSafeRegExp`: longer than 2,048 characters, or a quantified group holding a quantifier).
+    if [command_regex, args_pattern].into_iter().flatten().any(unsafe_in_gemini) {
+        if allow {
+            return Ok((Vec::new(), Translation::Exact, Some(format!("{DROPPED_BY_GEMINI}; nothing to translate"))));
+        }
+        notes.push(format!("{DROPPED_BY_GEMINI}, where toolgate keeps it"));
+        translation = translation.max(Translation::Stricter);
+    }
     // Which Zed tools, and for MCP which entry.
     let mut tools: Vec<&str> = Vec::new();
     let mut mcp_entries: Vec<String> = Vec::new();
@@ -480,9 +498,9 @@ fn tier_of(layer: &crate::policy::LayerSpec) -> Option<SourceScope> {
 /// Whether the export writes a table Gemini CLI applies to at least the calls a deny or ask rule
 /// matches (at a priority above every allow it writes, in every tier that has one), or to at
 /// most those an allow rule matches.
-pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec, layer: &crate::policy::LayerSpec) -> bool {
-    let Some(list) = place.list else { return false };
-    (list != ListKind::AlwaysAllow || tier_of(layer).is_some()) && tables_for(&place.tool, list, rule).1 != Translation::Impossible
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec, layer: &crate::policy::LayerSpec) -> Option<Translation> {
+    let list = place.list.filter(|list| *list != ListKind::AlwaysAllow || tier_of(layer).is_some())?;
+    Some(tables_for(&place.tool, list, rule).1).filter(|t| *t != Translation::Impossible)
 }
 
 fn quoted(s: &str) -> String {
@@ -584,7 +602,7 @@ fn priority_of(list: ListKind) -> u32 {
 /// user's for the others. Gemini CLI lets the highest-ranked matching rule decide and ranks a
 /// higher tier first (`policy-engine.ts` `check`), so deny and ask rules are written at 999 and
 /// 998, above the allows at 100, and a lower tier's deny and ask rules are written again into
-/// the admin file when it holds an allow; a project's deny and ask rules go to the user's file,
+/// the admin file when it holds an allow or an ask; a project's deny and ask rules go to the user's file,
 /// as Gemini CLI does not load workspace policies. The policy's default for each tool is a
 /// catch-all at priority 1 (so Gemini CLI's own defaults, which allow its read-only tools, do
 /// not decide).
@@ -593,7 +611,8 @@ pub fn export(policy: &crate::policy::PolicySpec) -> super::ExportResult {
     let mut files: std::collections::BTreeMap<SourceScope, Vec<String>> = std::collections::BTreeMap::new();
     let mut report = Vec::new();
     let mut strict_below: Vec<String> = Vec::new();
-    let mut admin_allows = false;
+    // Whether the admin file holds an allow or an ask, which outranks every rule of the user's.
+    let mut admin_outranks = false;
     for (place, rule) in rules_of(policy) {
         let Some(list) = place.list else { continue };
         let Some(layer) = policy.layers.iter().find(|l| l.name == place.layer) else { continue };
@@ -619,8 +638,8 @@ pub fn export(policy: &crate::policy::PolicySpec) -> super::ExportResult {
             }
         };
         let written: Vec<String> = bodies.iter().map(|b| table(b, list, priority_of(list))).collect();
-        if tier == SourceScope::Managed && list == ListKind::AlwaysAllow && !written.is_empty() {
-            admin_allows = true;
+        if tier == SourceScope::Managed && list != ListKind::AlwaysDeny && !written.is_empty() {
+            admin_outranks = true;
         }
         if tier == SourceScope::User && list != ListKind::AlwaysAllow {
             strict_below.extend(written.iter().cloned());
@@ -633,8 +652,9 @@ pub fn export(policy: &crate::policy::PolicySpec) -> super::ExportResult {
         }
         report.push(ExportReport { place, rule: rule.text().to_owned(), translation, why, written });
     }
-    if admin_allows {
-        // The admin tier outranks the user's: its allows would otherwise decide before them.
+    if admin_outranks {
+        // The admin tier outranks the user's: its allows and asks would otherwise decide before
+        // the user's deny and ask rules.
         let admin = files.entry(SourceScope::Managed).or_default();
         for w in strict_below {
             if !admin.contains(&w) {
@@ -644,7 +664,7 @@ pub fn export(policy: &crate::policy::PolicySpec) -> super::ExportResult {
         for entry in report.iter_mut().filter(|e| e.place.list.is_some_and(|l| l != ListKind::AlwaysAllow) && !e.written.is_empty()) {
             let layer = policy.layers.iter().find(|l| l.name == entry.place.layer);
             if layer.and_then(tier_of) != Some(SourceScope::Managed) {
-                let note = "written to the admin policies too, where an allow would otherwise outrank it";
+                let note = "written to the admin policies too, where an allow or ask would otherwise outrank it";
                 entry.why = Some(entry.why.take().map_or_else(|| note.to_owned(), |w| format!("{w}; {note}")));
             }
         }

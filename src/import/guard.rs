@@ -37,8 +37,9 @@ use std::collections::BTreeMap;
 
 /// Whether a format carries a rule of a layer: writes something its agent applies to at least
 /// every call a deny or confirm rule matches (before any allow rule it writes), or to at most the
-/// calls an allow rule matches.
-pub(crate) type Carries<'a> = &'a dyn Fn(&RulePlace, &RuleSpec, &LayerSpec) -> bool;
+/// calls an allow rule matches. `Some(Stricter)` for a deny or confirm rule: what is written
+/// matches more (the words every match starts with); `None`: nothing that carries it.
+pub(crate) type Carries<'a> = &'a dyn Fn(&RulePlace, &RuleSpec, &LayerSpec) -> Option<Translation>;
 
 /// The policy a format writes, and what the pass left out of it.
 pub(crate) struct Guarded {
@@ -46,8 +47,10 @@ pub(crate) struct Guarded {
     pub policy: PolicySpec,
     /// The policy as given, presets as layers: what the written files must decide like.
     pub whole: PolicySpec,
-    /// For each layer and tool, the index in `whole` of each allow rule kept, in order.
-    kept: BTreeMap<(String, String), Vec<usize>>,
+    /// For each rule of `policy` (layer, tool, list, index), its list and index in `whole`.
+    origin: BTreeMap<(String, String, u8, usize), (ListKind, usize)>,
+    /// The untrusted layers' confirm rules written as deny rules (their places in `whole`).
+    moved: Vec<RulePlace>,
     /// A report entry for each rule left out.
     left_out: Vec<ExportReport>,
 }
@@ -78,11 +81,26 @@ pub(crate) fn guard(format: PeerFormat, policy: &PolicySpec, carries: Carries<'_
     let whole = with_presets(policy);
     let mut out = whole.clone();
     let layer_of = |name: &str| whole.layers.iter().find(|l| l.name == name);
+    let compiled = Policy::new(whole.clone());
+    let refuses_by_default = |tool: &str| compiled.default_for(compiled.tool(tool)).0 == Outcome::Deny;
+    // A confirm rule written wider asks for more calls; where the tool refuses by default, those
+    // would ask where the policy refuses them: such a rule is left out instead (the calls it
+    // matches meet the format's default).
+    let widened: Vec<RulePlace> = rules_of(&whole)
+        .into_iter()
+        .filter(|(place, rule)| {
+            place.list == Some(ListKind::AlwaysConfirm)
+                && refuses_by_default(&place.tool)
+                && layer_of(&place.layer).is_some_and(|layer| layer.trusted && carries(place, rule, layer) == Some(Translation::Stricter))
+        })
+        .map(|(place, _)| place)
+        .collect();
     // The deny and confirm rules the format cannot carry.
     let uncarried: Vec<(RulePlace, &RuleSpec)> = rules_of(&whole)
         .into_iter()
         .filter(|(place, rule)| {
-            place.list != Some(ListKind::AlwaysAllow) && layer_of(&place.layer).is_some_and(|layer| !carries(place, rule, layer))
+            place.list != Some(ListKind::AlwaysAllow)
+                && (widened.contains(place) || layer_of(&place.layer).is_some_and(|layer| carries(place, rule, layer).is_none()))
         })
         .collect();
     let allows: Vec<(RulePlace, &RuleSpec)> =
@@ -94,9 +112,7 @@ pub(crate) fn guard(format: PeerFormat, policy: &PolicySpec, carries: Carries<'_
             if !layer.trusted {
                 return Some(format!("layer \"{}\" is not trusted: toolgate ignores its allow rules, so it is not written", layer.name));
             }
-            if !carries(place, rule, layer) {
-                return None;
-            }
+            carries(place, rule, layer)?;
             uncarried.iter().find_map(|(strict_place, strict)| {
                 meets(&whole, (&place.tool, rule), (strict_place, strict)).map(|how| {
                     let verb = if strict_place.list == Some(ListKind::AlwaysDeny) { "refuses" } else { "asks about" };
@@ -119,7 +135,7 @@ pub(crate) fn guard(format: PeerFormat, policy: &PolicySpec, carries: Carries<'_
         for i in 0..allows.len() {
             let (Some((place, rule)), Some(None)) = (allows.get(i), why_left_out.get(i)) else { continue };
             let Some(layer) = layer_of(&place.layer) else { continue };
-            if !carries(place, rule, layer) {
+            if carries(place, rule, layer).is_none() {
                 continue;
             }
             let missing = reads_back_as(&place.tool).iter().copied().filter(|t| *t != place.tool).find(|other| {
@@ -155,7 +171,24 @@ pub(crate) fn guard(format: PeerFormat, policy: &PolicySpec, carries: Carries<'_
             written: Vec::new(),
         });
     }
-    let mut kept = BTreeMap::new();
+    // Where a tool refuses by default, toolgate never lets an untrusted layer's confirm rule
+    // lower that (`evaluate.rs`): such a rule is a deny, and is written as one.
+    for place in &widened {
+        let rule = rules_of(&whole).into_iter().find(|(p, _)| p == place).map(|(_, r)| r.text().to_owned()).unwrap_or_default();
+        left_out.push(ExportReport {
+            place: place.clone(),
+            rule,
+            translation: Translation::Impossible,
+            why: Some(format!(
+                "{} can write it only wider, which would ask where the policy refuses by default; left out, so the calls it matches meet {}'s default",
+                format_name(format),
+                format_name(format)
+            )),
+            written: Vec::new(),
+        });
+    }
+    let mut moved = Vec::new();
+    let mut origin = BTreeMap::new();
     for layer in &mut out.layers {
         if !layer.trusted && layer.default_mode == Some(Outcome::Allow) {
             layer.default_mode = None;
@@ -165,21 +198,55 @@ pub(crate) fn guard(format: PeerFormat, policy: &PolicySpec, carries: Carries<'_
                 rules.default_mode = None;
             }
             let gone = dropped.get(&(layer.name.clone(), tool.clone()));
-            let allows = list_of(rules, ListKind::AlwaysAllow);
-            let mut indices = Vec::new();
-            let mut index = 0;
-            allows.retain(|_| {
-                let keep = !gone.is_some_and(|g| g.contains(&index));
-                if keep {
-                    indices.push(index);
+            let mut at = |list: ListKind, index: usize, from: (ListKind, usize)| {
+                origin.insert((layer.name.clone(), tool.clone(), rank(list), index), from);
+            };
+            let allows: Vec<(usize, RuleSpec)> = std::mem::take(&mut rules.always_allow)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !gone.is_some_and(|g| g.contains(i)))
+                .collect();
+            for (new, (old, rule)) in allows.into_iter().enumerate() {
+                at(ListKind::AlwaysAllow, new, (ListKind::AlwaysAllow, old));
+                rules.always_allow.push(rule);
+            }
+            let lowered = !layer.trusted && refuses_by_default(tool);
+            let confirms: Vec<(usize, RuleSpec)> = std::mem::take(&mut rules.always_confirm).into_iter().enumerate().collect();
+            for (old, _) in rules.always_deny.iter().enumerate() {
+                at(ListKind::AlwaysDeny, old, (ListKind::AlwaysDeny, old));
+            }
+            for (old, rule) in confirms {
+                let place =
+                    RulePlace { layer: layer.name.clone(), tool: tool.clone(), list: Some(ListKind::AlwaysConfirm), index: Some(old) };
+                if widened.contains(&place) {
+                    continue;
                 }
-                index += 1;
-                keep
-            });
-            kept.insert((layer.name.clone(), tool.clone()), indices);
+                if lowered {
+                    at(ListKind::AlwaysDeny, rules.always_deny.len(), (ListKind::AlwaysConfirm, old));
+                    rules.always_deny.push(rule);
+                    moved.push(RulePlace {
+                        layer: layer.name.clone(),
+                        tool: tool.clone(),
+                        list: Some(ListKind::AlwaysConfirm),
+                        index: Some(old),
+                    });
+                } else {
+                    at(ListKind::AlwaysConfirm, rules.always_confirm.len(), (ListKind::AlwaysConfirm, old));
+                    rules.always_confirm.push(rule);
+                }
+            }
         }
     }
-    Guarded { policy: out, whole, kept, left_out }
+    Guarded { policy: out, whole, origin, moved, left_out }
+}
+
+/// A list's position in the order rules are reported: deny, confirm, allow.
+fn rank(list: ListKind) -> u8 {
+    match list {
+        ListKind::AlwaysDeny => 0,
+        ListKind::AlwaysConfirm => 1,
+        ListKind::AlwaysAllow => 2,
+    }
 }
 
 /// Whether two rules match the same calls: the same matcher, whatever their examples say.
@@ -193,12 +260,18 @@ impl Guarded {
     /// and every default the format did not report on reported, in the policy's order.
     pub(crate) fn finish(self, format: PeerFormat, mut result: ExportResult) -> ExportResult {
         for entry in &mut result.report {
-            if entry.place.list != Some(ListKind::AlwaysAllow) {
-                continue;
+            let (Some(list), Some(index)) = (entry.place.list, entry.place.index) else { continue };
+            let key = (entry.place.layer.clone(), entry.place.tool.clone(), rank(list), index);
+            if let Some((list, index)) = self.origin.get(&key) {
+                entry.place.list = Some(*list);
+                entry.place.index = Some(*index);
             }
-            let kept = self.kept.get(&(entry.place.layer.clone(), entry.place.tool.clone()));
-            if let (Some(kept), Some(index)) = (kept, entry.place.index) {
-                entry.place.index = kept.get(index).copied().or(Some(index));
+            if self.moved.contains(&entry.place) {
+                let note = format!(
+                    "layer \"{}\" is not trusted and the tool refuses by default: toolgate never lets the layer's confirm rule lower that, so it is written as a deny rule",
+                    entry.place.layer
+                );
+                entry.why = Some(entry.why.take().map_or_else(|| note.clone(), |w| format!("{w}; {note}")));
             }
         }
         result.report.extend(self.left_out);
@@ -230,12 +303,7 @@ impl Guarded {
             });
         }
         let layer_at = |name: &str| self.whole.layers.iter().position(|l| l.name == name).unwrap_or(usize::MAX);
-        let list_rank = |list: Option<ListKind>| match list {
-            Some(ListKind::AlwaysDeny) => 0,
-            Some(ListKind::AlwaysConfirm) => 1,
-            Some(ListKind::AlwaysAllow) => 2,
-            None => 3,
-        };
+        let list_rank = |list: Option<ListKind>| list.map_or(3, rank);
         result.report.sort_by(|a, b| {
             let key = |e: &ExportReport| {
                 (e.place.list.is_none(), layer_at(&e.place.layer), e.place.tool.clone(), list_rank(e.place.list), e.place.index)

@@ -456,6 +456,78 @@ pub(crate) fn is_match_all(rule: &RuleSpec) -> bool {
         || rule.pattern.as_deref() == Some("^")
 }
 
+/// A host an agent's domain rule names, as a rule of toolgate's domain matcher; `Err` says why
+/// the matcher cannot say it exactly. The matcher compares a URL's host as written, label by
+/// label (`src/policy/matchers/domain.rs`), so it cannot say an IP address — a URL may spell
+/// `127.0.0.1` as `127.1`, `2130706433` or `0x7f.1`, and an IPv6 address in several forms — nor a
+/// name outside ASCII, which a URL carries as punycode (`xn--…`). An importer makes a deny or ask
+/// of such a host cover every fetch (fail closed) and leaves such an allow out; once the matcher
+/// reads IP addresses and IDNA, these translate exactly.
+pub(crate) fn domain_rule(host: &str) -> Result<RuleSpec, String> {
+    let host = host.trim().trim_end_matches('.');
+    if !host.is_ascii() {
+        return Err(format!(
+            "`{host}` is a name outside ASCII, which a URL carries as punycode: toolgate's domain matcher cannot match it"
+        ));
+    }
+    let numeric = |label: &str| {
+        !label.is_empty()
+            && (label.chars().all(|c| c.is_ascii_digit())
+                || label.strip_prefix("0x").or_else(|| label.strip_prefix("0X")).is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit())))
+    };
+    if host.contains([':', '[', ']']) || host.split('.').all(numeric) {
+        return Err(format!(
+            "`{host}` is an IP address, which a URL can spell in other forms (`127.1`, `2130706433`, `[::ffff:7f00:1]`): toolgate's domain matcher cannot match them all"
+        ));
+    }
+    crate::policy::matchers::DomainGlob::new(host).map(|_| RuleSpec::domain(host))
+}
+
+/// A command glob that matches every command a case-sensitive regex anchored at the start
+/// matches: its leading literal text, each run of whitespace as one space (a sub-command's words
+/// are joined by one), then `*` (`^git\s+push\b` → `git push*`). `None` when the regex pins no
+/// literal text, ignores case, or its text holds a `*` (a glob has no literal star).
+pub(crate) fn covering_glob(rule: &RuleSpec) -> Option<String> {
+    use regex_syntax::hir::{Class, HirKind, Look};
+    let pattern = rule.pattern.as_deref().filter(|_| rule.case_sensitive)?;
+    let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok()?;
+    let parts = match hir.kind() {
+        HirKind::Concat(parts) => parts.as_slice(),
+        _ => std::slice::from_ref(&hir),
+    };
+    let (first, rest) = parts.split_first()?;
+    if !matches!(first.kind(), HirKind::Look(Look::Start)) {
+        return None;
+    }
+    let is_space = |class: &Class| match class {
+        Class::Bytes(bytes) => bytes.ranges().iter().all(|r| (r.start()..=r.end()).all(|b| b.is_ascii_whitespace() || b == 0x0b)),
+        Class::Unicode(chars) => chars.ranges().iter().all(|r| (r.start()..=r.end()).all(char::is_whitespace)),
+    };
+    let mut text = String::new();
+    let mut whole = true;
+    for (at, part) in rest.iter().enumerate() {
+        match part.kind() {
+            HirKind::Literal(literal) => match std::str::from_utf8(&literal.0) {
+                Ok(piece) if !piece.contains('*') && !piece.contains(char::is_whitespace) => text.push_str(piece),
+                _ => {
+                    whole = false;
+                    break;
+                }
+            },
+            HirKind::Repetition(rep) if rep.min >= 1 && matches!(rep.sub.kind(), HirKind::Class(c) if is_space(c)) => text.push(' '),
+            HirKind::Class(class) if is_space(class) => text.push(' '),
+            HirKind::Look(Look::End) if at + 1 == rest.len() => {}
+            _ => {
+                whole = false;
+                break;
+            }
+        }
+    }
+    let ends_exactly = whole && rest.last().is_some_and(|p| matches!(p.kind(), HirKind::Look(Look::End)));
+    let text = text.trim_end().to_owned();
+    (!text.is_empty() && !text.contains("  ")).then(|| if ends_exactly { text } else { format!("{text}*") })
+}
+
 /// Word prefixes one of which every command a rule matches starts with, as whole words (`git`
 /// for `^git\s+push\b`, `git push` for the glob `git push * --force`): what a format that has
 /// only word prefixes writes for a deny or confirm rule it cannot say exactly, which then

@@ -452,8 +452,8 @@ pub fn export(policy: &PolicySpec) -> ExportResult {
 /// Whether the export writes a key VS Code applies to the commands a rule matches: a `false`
 /// key asks before any `true` key approves (`isCommandAutoApproved`), so a deny rule written as
 /// one is carried as a question, which is all VS Code can do.
-pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec) -> bool {
-    place.tool == TERMINAL && export_key(rule).is_some()
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec) -> Option<Translation> {
+    (place.tool == TERMINAL && export_key(rule).is_some()).then_some(Translation::Exact)
 }
 
 fn export_key(rule: &RuleSpec) -> Option<String> {

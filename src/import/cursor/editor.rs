@@ -103,10 +103,9 @@ pub fn export(policy: &PolicySpec) -> ExportResult {
 
 /// Whether the export writes an entry for an allow rule that the editor applies to at most the
 /// calls the rule matches; a deny or confirm rule is never carried (the file has no such list).
-pub(crate) fn carries(place: &RulePlace, rule: &RuleSpec, layer: &crate::policy::LayerSpec) -> bool {
-    place.list == Some(ListKind::AlwaysAllow)
-        && !matches!(scope_of(layer), SourceScope::Project | SourceScope::Local)
-        && entries_for(&place.tool, rule).1 != Translation::Impossible
+pub(crate) fn carries(place: &RulePlace, rule: &RuleSpec, layer: &crate::policy::LayerSpec) -> Option<Translation> {
+    let written = place.list == Some(ListKind::AlwaysAllow) && !matches!(scope_of(layer), SourceScope::Project | SourceScope::Local);
+    Some(entries_for(&place.tool, rule).1).filter(|t| written && *t != Translation::Impossible)
 }
 
 /// The entries one allow rule becomes.
