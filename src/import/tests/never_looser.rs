@@ -97,8 +97,11 @@ impl Generator {
     fn policy(&mut self) -> PolicySpec {
         let mut spec = PolicySpec::default();
         spec.tool_kinds.insert(MCP_TOOL.into(), InputKind::McpCall);
-        // Half the policies are sparse (a strict rule now and then), half dense.
+        // Half the policies are sparse (a strict rule now and then), half dense; a third have no
+        // path rules (which reach every command in toolgate, and no format but Claude Code's and
+        // Cursor's can say).
         let dense = self.below(2) == 0;
+        let tools: &[&str] = if self.below(3) == 0 { &[TERMINAL, FETCH, MCP_TOOL] } else { TOOLS };
         let count = 1 + self.below(3);
         for _ in 0..count {
             let (name, kind, trusted) = *LAYERS.get(self.below(LAYERS.len())).unwrap();
@@ -107,7 +110,7 @@ impl Generator {
             }
             let mut layer = LayerSpec { name: name.into(), kind, trusted, ..LayerSpec::default() };
             for _ in 0..1 + self.below(3) {
-                let tool = self.pick(TOOLS);
+                let tool = self.pick(tools);
                 let mut rules = layer.tools.remove(tool).unwrap_or_default();
                 for _ in 0..1 + self.below(3) {
                     rules.always_allow.push(self.rule_for(tool));
@@ -259,6 +262,7 @@ struct Figures {
     stricter: usize,
     impossible: usize,
     untrue: usize,
+    exact_rules: usize,
     allows_written: usize,
     allows_left_out: usize,
     examples: Vec<String>,
@@ -271,8 +275,9 @@ fn exports_read_back_are_never_looser_than_the_policy() {
     let mut figures: BTreeMap<String, Figures> = BTreeMap::new();
     // Another seed or more rounds for a longer search: TOOLGATE_EXPORT_SEED, TOOLGATE_EXPORT_ROUNDS.
     let number = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let rounds = number("TOOLGATE_EXPORT_ROUNDS", 150);
     let mut generator = Generator::new(number("TOOLGATE_EXPORT_SEED", 0x4E_5EED));
-    for round in 0..number("TOOLGATE_EXPORT_ROUNDS", 150) {
+    for round in 0..rounds {
         let spec = generator.policy();
         let policy = Policy::new(spec.clone());
         let calls = corpus(&spec, 0x51_0000 + round);
@@ -326,6 +331,7 @@ fn exports_read_back_are_never_looser_than_the_policy() {
                 if entry.translation != Translation::Exact {
                     continue;
                 }
+                figure.exact_rules += 1;
                 let Some(rule) = rule_at(&spec, &entry.place.layer, &entry.place.tool, list, index) else { continue };
                 for inputs in witnesses(&entry.place.tool, &rule) {
                     let (ours, theirs) = (policy.outcome(&entry.place.tool, &inputs), back.outcome(&entry.place.tool, &inputs));
@@ -345,8 +351,8 @@ fn exports_read_back_are_never_looser_than_the_policy() {
     }
     for (format, f) in &figures {
         eprintln!(
-            "{format}: {} calls decided, {} looser; {} rules reported: {} exact, {} stricter, {} impossible; {} exact but untrue; {} allow rules written, {} left out beside a rule the format cannot carry",
-            f.calls, f.looser, f.rules, f.exact, f.stricter, f.impossible, f.untrue, f.allows_written, f.allows_left_out
+            "{format}: {} calls decided, {} looser; {} entries reported: {} exact ({} rules), {} stricter, {} impossible; {} exact but untrue; {} allow rules written, {} left out beside a rule the format cannot carry",
+            f.calls, f.looser, f.rules, f.exact, f.exact_rules, f.stricter, f.impossible, f.untrue, f.allows_written, f.allows_left_out
         );
     }
     if let Ok(format) = std::env::var("TOOLGATE_SHOW_FORMAT") {
@@ -356,5 +362,20 @@ fn exports_read_back_are_never_looser_than_the_policy() {
     }
     for (format, f) in &figures {
         assert!(f.looser == 0 && f.untrue == 0, "{format}: {f:#?}");
+    }
+    // Floors, per 150 policies: enough calls decided, and enough rules each format writes exactly
+    // (what a format can say: a pass that left out everything would never be looser).
+    let per_150 = |n: usize| n * usize::try_from(rounds).unwrap() / 150;
+    for (format, exact) in [
+        ("ClaudeCode", 650),
+        ("Codex", 80),
+        ("CursorCli", 350),
+        ("CursorEditor", 40),
+        ("GeminiCli", 180),
+        ("Vscode", 140),
+    ] {
+        let f = figures.get(format).unwrap();
+        assert!(f.calls >= per_150(40_000), "{format}: only {} calls decided", f.calls);
+        assert!(f.exact_rules >= per_150(exact), "{format}: only {} rules exported exactly (floor {exact})", f.exact_rules);
     }
 }
