@@ -16,8 +16,14 @@
 //! sub-agent use, or to tool annotations) never apply there or cannot be checked — an allow is
 //! left out, a deny or ask applies to every call of its tool. `argsPattern` regexes run over
 //! JSON toolgate does not build: a deny or ask with one covers the whole tool, an allow is left
-//! out. Workspace policies are disabled in Gemini CLI (`disableWorkspacePolicies`), so a
-//! project source is reported and not imported.
+//! out; a rule whose regex Gemini CLI deems unsafe is dropped there, so such an allow is left out
+//! too. A deny or ask that matches every call of its tools and ranks below every other rule of
+//! them (and below the rules Gemini CLI derives from settings) decides only what nothing else
+//! does: it is read as their default. Workspace policies are disabled in Gemini CLI
+//! (`disableWorkspacePolicies`), so a project source is reported and not imported.
+//!
+//! The export ([`export`]) writes deny and ask rules above every allow, in every tier that has
+//! an allow or an ask, never only into a workspace file, and the policy's defaults as catch-alls.
 //!
 //! The same format also reads `settings.json` files and their legacy `tools.*` keys
 //! ([`settings`]).

@@ -4,8 +4,8 @@
 //!
 //! Source: microsoft/vscode
 //! `src/vs/workbench/contrib/terminalContrib/chatAgentTools/common/terminalChatAgentToolsConfiguration.ts`
-//! @00a3a64 (the setting's schema, its documented examples and its default map, which
-//! [`DEFAULTS`] copies) and `…/commandLineAutoApprover.ts` (a plain key is the regex
+//! (the setting's schema and its documented examples; the default map is [`DEFAULTS`]) and
+//! `…/commandLineAutoApprover.ts` (a plain key is the regex
 //! `^<escaped key>\b`, a key with `/` or `\` treats both as one separator and allows a leading
 //! `./`; `/…/flags` is a JavaScript regex, `g` ignored; an invalid regex or an empty key never
 //! matches; keys are case-sensitive). Scopes merge key by key (workspace over user over the
@@ -16,6 +16,10 @@
 //! `false` asks, it never refuses). A `matchCommandLine` rule tests the whole line: a `false` one
 //! becomes a confirm rule that sees the line and each sub-command (stricter); a `true` one cannot
 //! be said per sub-command without allowing more, so it is left out (stricter).
+//!
+//! The export ([`export`]) writes `chat.tools.terminal.ignoreDefaultAutoApproveRules` in every
+//! file, so the shipped map (which changes between releases) approves nothing the policy does
+//! not, and keeps a key `false` in every file that has it once a deny or confirm rule writes it.
 
 use super::{
     rules_of, Builder, ExportReport, ExportResult, ExportedFile, ImportContext, ImportError, ImportResult, ImportSource, SourceScope,

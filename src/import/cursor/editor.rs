@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 /// Why a deny or confirm rule cannot be written.
 pub const NO_DENY_LIST: &str =
-    "permissions.json has only allow lists: the editor asks for calls no entry allows, but cannot refuse them, and an entry that also matches would run them";
+    "permissions.json has only allow lists: the editor asks for calls no entry allows but cannot refuse them, so the allow rules that may meet this one are left out";
 /// Why a project's allow rule cannot be written.
 pub const GLOBAL_ONLY: &str = "permissions.json is global: a project's allow rule written there would apply in every project";
 /// How a terminal entry is read (Cursor is silent).

@@ -366,14 +366,9 @@ fn exports_read_back_are_never_looser_than_the_policy() {
     // Floors, per 150 policies: enough calls decided, and enough rules each format writes exactly
     // (what a format can say: a pass that left out everything would never be looser).
     let per_150 = |n: usize| n * usize::try_from(rounds).unwrap() / 150;
-    for (format, exact) in [
-        ("ClaudeCode", 650),
-        ("Codex", 80),
-        ("CursorCli", 350),
-        ("CursorEditor", 40),
-        ("GeminiCli", 180),
-        ("Vscode", 140),
-    ] {
+    for (format, exact) in
+        [("ClaudeCode", 650), ("Codex", 80), ("CursorCli", 350), ("CursorEditor", 40), ("GeminiCli", 180), ("Vscode", 140)]
+    {
         let f = figures.get(format).unwrap();
         assert!(f.calls >= per_150(40_000), "{format}: only {} calls decided", f.calls);
         assert!(f.exact_rules >= per_150(exact), "{format}: only {} rules exported exactly (floor {exact})", f.exact_rules);
