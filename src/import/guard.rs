@@ -355,13 +355,15 @@ fn probe_policy(base: &PolicySpec, rules: &[(&str, ListKind, &RuleSpec)]) -> Pol
     for (tool, list, rule) in rules {
         list_of(layer.tools.entry((*tool).to_owned()).or_default(), *list).push((*rule).clone());
     }
-    Policy::new(PolicySpec {
-        layers: vec![layer],
-        catalogue: base.catalogue,
-        tool_kinds: base.tool_kinds.clone(),
-        host: base.host.clone(),
-        ..PolicySpec::default()
-    })
+    // Without the shell analysis a policy has no host.
+    #[cfg_attr(not(feature = "analysis"), allow(unused_mut))]
+    let mut spec =
+        PolicySpec { layers: vec![layer], catalogue: base.catalogue, tool_kinds: base.tool_kinds.clone(), ..PolicySpec::default() };
+    #[cfg(feature = "analysis")]
+    {
+        spec.host = base.host.clone();
+    }
+    Policy::new(spec)
 }
 
 fn witnesses(tool: &str, rule: &RuleSpec) -> Vec<Vec<String>> {

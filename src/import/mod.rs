@@ -285,6 +285,7 @@ pub struct ImportError {
 
 /// Reads sources of one format into a policy.
 pub fn import(format: PeerFormat, sources: &[ImportSource], context: &ImportContext) -> Result<ImportResult, Vec<ImportError>> {
+    #[cfg_attr(not(feature = "analysis"), allow(unused_mut))]
     let mut result = match format {
         PeerFormat::ClaudeCode => claude::import(sources, context),
         PeerFormat::Codex => codex::import(sources, context),
@@ -294,13 +295,16 @@ pub fn import(format: PeerFormat, sources: &[ImportSource], context: &ImportCont
     }?;
     // The rules were read against this working directory and home; the policy reads commands'
     // `~`, `$HOME` and relative paths against the same, or a `Read(~/…)` deny would not reach
-    // `cat $HOME/…`.
-    let host = &mut result.policy.host;
-    if host.cwd.is_none() {
-        host.cwd.clone_from(&context.cwd);
-    }
-    if host.home.is_none() {
-        host.home.clone_from(&context.home);
+    // `cat $HOME/…`. (Without the shell analysis no command is read, and a policy has no host.)
+    #[cfg(feature = "analysis")]
+    {
+        let host = &mut result.policy.host;
+        if host.cwd.is_none() {
+            host.cwd.clone_from(&context.cwd);
+        }
+        if host.home.is_none() {
+            host.home.clone_from(&context.home);
+        }
     }
     Ok(result)
 }
