@@ -379,7 +379,8 @@ fn meets(base: &PolicySpec, (tool, allow): (&str, &RuleSpec), (place, strict): (
         && tool == TERMINAL
         && matches!(strict_kind, InputKind::Path { .. } | InputKind::PathPair)
         && about_paths(strict, place.list.unwrap_or(ListKind::AlwaysDeny));
-    if place.tool != tool && !reaches_paths {
+    // Texts that show the two apart need no probe (the probes cannot find a call both match).
+    if !reaches_paths && (place.tool != tool || apart(allow, strict, kind_of(tool))) {
         return None;
     }
     let list = place.list.unwrap_or(ListKind::AlwaysDeny);
@@ -409,7 +410,7 @@ fn meets(base: &PolicySpec, (tool, allow): (&str, &RuleSpec), (place, strict): (
             "a command it allows may name a path that rule matches (toolgate applies path rules to the paths a command names)".to_owned()
         });
     }
-    (!apart(allow, strict, kind_of(tool))).then(|| "its text does not show it never allows a call that rule matches".to_owned())
+    Some("its text does not show it never allows a call that rule matches".to_owned())
 }
 
 /// Whether a path rule is about particular paths: a rule on the whole tool (`/**`) is not, and
