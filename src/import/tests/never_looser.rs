@@ -6,7 +6,9 @@
 //! asks where the policy refuses, except where the format cannot refuse: VS Code (its `false`
 //! asks) and a deny rule or default the export's report calls impossible (left out, so the agent
 //! asks). A report that says "exact" is true: the read-back decides the rule's witnesses as the
-//! policy does.
+//! policy does. Gemini CLI's files are also decided in Gemini CLI's own order (the highest-ranked
+//! table decides), which its importer does not model. Floors keep the test honest: enough calls
+//! decided, and enough rules each format writes exactly (leaving everything out is never looser).
 
 use super::super::*;
 use super::context;
