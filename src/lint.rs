@@ -465,7 +465,7 @@ fn generate(hir: &Hir) -> Vec<String> {
 }
 
 /// Whether every match must start at the start of the input.
-fn anchored(pattern: &str, case_sensitive: bool) -> bool {
+pub(crate) fn anchored(pattern: &str, case_sensitive: bool) -> bool {
     fn starts(hir: &Hir) -> bool {
         match hir.kind() {
             HirKind::Look(look) => matches!(look, Look::Start),
@@ -556,10 +556,13 @@ fn rule_ref(place: &Place<'_>) -> RuleRef {
     }
 }
 
-/// Inputs that the rule itself matches, by its kind.
-fn rule_witnesses(rule: &RuleSpec, kind: InputKind, regex: &[String]) -> Vec<Vec<String>> {
+/// Inputs that the rule itself matches, by its kind: every kind gives some, each checked
+/// against the rule's own matcher, so a caller can decide them with any policy (lint's shadowing
+/// check here, the exporters' check that a format can carry a deny or confirm rule in
+/// `crate::import`). `regex` holds the regex's witnesses ([`regex_witnesses`]) for a regex rule.
+pub(crate) fn rule_witnesses(rule: &RuleSpec, kind: InputKind, regex: &[String]) -> Vec<Vec<String>> {
     let star = |s: &str| if s == "*" { "x".to_owned() } else { s.to_owned() };
-    match rules::MatcherKind::of(rule) {
+    let candidates: Vec<Vec<String>> = match rules::MatcherKind::of(rule) {
         rules::MatcherKind::Regex if kind == InputKind::McpCall => Vec::new(),
         rules::MatcherKind::Regex => regex.iter().map(|w| vec![w.clone()]).collect(),
         rules::MatcherKind::Prefix => vec![vec![rule.text().split_whitespace().collect::<Vec<_>>().join(" ")]],
@@ -568,8 +571,94 @@ fn rule_witnesses(rule: &RuleSpec, kind: InputKind, regex: &[String]) -> Vec<Vec
             let (tool, action) = rule.text().split_once('.').unwrap_or((rule.text(), "x"));
             vec![vec![star(tool), star(action)]]
         }
-        _ => Vec::new(),
+        rules::MatcherKind::Glob => glob_witnesses(rule.text()).into_iter().map(|w| vec![w]).collect(),
+        rules::MatcherKind::Tokens => token_witnesses(rule.text()).into_iter().map(|w| vec![w]).collect(),
+        rules::MatcherKind::Path => path_witnesses(rule.text(), rule.root.as_deref())
+            .into_iter()
+            .map(|w| if kind == InputKind::PathPair { vec![w.clone(), w] } else { vec![w] })
+            .collect(),
+        rules::MatcherKind::Domain => domain_witnesses(rule.text()).into_iter().map(|w| vec![w]).collect(),
+        rules::MatcherKind::Unknown => Vec::new(),
+    };
+    // Only what the rule's own matcher matches (a guess that misses is left out).
+    let Ok(matcher) = compile_rule(rule) else { return Vec::new() };
+    candidates
+        .into_iter()
+        .filter(|inputs| match rules::MatcherKind::of(rule) {
+            rules::MatcherKind::Regex | rules::MatcherKind::Mcp | rules::MatcherKind::ToolAction => true,
+            _ => inputs.first().is_some_and(|text| matcher.is_match(&Subject::text(text))),
+        })
+        .collect()
+}
+
+/// A command glob's witnesses: each `*` as a word, and the bare command a trailing ` *` allows.
+fn glob_witnesses(glob: &str) -> Vec<String> {
+    let glob = glob.strip_suffix(":*").map_or_else(|| glob.to_owned(), |head| format!("{head} *"));
+    let mut out = vec![glob.replace('*', "x")];
+    if let Some(head) = glob.strip_suffix(" *").filter(|h| !h.contains('*')) {
+        out.push(head.to_owned());
     }
+    out
+}
+
+/// A token prefix's witnesses: its first few token lines (`git status|log` → `git status`, `git log`).
+fn token_witnesses(tokens: &str) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for position in tokens.split_whitespace() {
+        lines = lines
+            .iter()
+            .flat_map(|l| position.split('|').map(move |a| if l.is_empty() { a.to_owned() } else { format!("{l} {a}") }))
+            .take(WITNESSES)
+            .collect();
+    }
+    lines
+}
+
+/// A path pattern's witnesses: each wildcard as a name, the pattern read against its root, and a
+/// name that matches at any depth also one directory down.
+fn path_witnesses(pattern: &str, root: Option<&str>) -> Vec<String> {
+    let mut text = String::new();
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' | '?' => {
+                while chars.peek() == Some(&'*') {
+                    chars.next();
+                }
+                text.push('x');
+            }
+            '[' => {
+                let negated = chars.peek().is_some_and(|n| matches!(n, '!' | '^'));
+                let first = chars.clone().find(|n| !matches!(n, '!' | '^'));
+                for n in chars.by_ref() {
+                    if n == ']' {
+                        break;
+                    }
+                }
+                text.push(if negated { 'x' } else { first.unwrap_or('x') });
+            }
+            c => text.push(c),
+        }
+    }
+    let text = text.trim_end_matches('/').to_owned();
+    let joined = |rest: &str| match root {
+        Some(root) if !rest.starts_with('/') => format!("{}/{}", root.trim_end_matches('/'), rest.trim_start_matches("./")),
+        _ => rest.to_owned(),
+    };
+    let mut out = vec![joined(&text), joined(&format!("{text}/x"))];
+    if !pattern.starts_with('/') && !pattern.trim_end_matches('/').contains('/') {
+        out.push(joined(&format!("x/{text}")));
+    }
+    out
+}
+
+/// A domain glob's witnesses: URLs on a host it matches.
+fn domain_witnesses(domain: &str) -> Vec<String> {
+    let host = match domain {
+        "*" => "x.com".to_owned(),
+        d => d.strip_prefix("*.").map_or_else(|| d.to_owned(), |rest| format!("x.{rest}")).replace('*', "x"),
+    };
+    vec![format!("https://{host}/")]
 }
 
 fn shadow_check(policy: &Policy, place: &Place<'_>, kind: InputKind, regex: &[String], findings: &mut Vec<Finding>) {

@@ -258,10 +258,16 @@ fn translate(rule: &str, list: ListKind, anchors: &Anchors<'_>) -> Translated {
         ),
         ("WebFetch", None) => Translated::new(Translation::Exact, None).all_of(&[FETCH], list),
         ("WebFetch", Some(spec)) => match spec.trim().strip_prefix("domain:") {
-            Some(domain) => {
-                let (translation, why) = super::domain_translation(domain.trim(), list);
-                Translated::new(translation, why).to(&[FETCH], list, &RuleSpec::domain(domain.trim()))
-            }
+            Some(domain) => match super::domain_rule(domain, list) {
+                Ok((rule, translation, why)) => Translated::new(translation, why).to(&[FETCH], list, &rule),
+                Err(why) if list == ListKind::AlwaysAllow => {
+                    Translated::new(Translation::Impossible, Some(format!("{why}; the allow rule was left out")))
+                }
+                // Fails closed: a deny or ask toolgate cannot say exactly covers every fetch.
+                Err(why) => {
+                    Translated::new(Translation::Stricter, Some(format!("{why}: the rule covers every fetch"))).all_of(&[FETCH], list)
+                }
+            },
             None => Translated::new(
                 Translation::Impossible,
                 Some("Claude Code matches WebFetch rules only by `domain:`; this one matches nothing".into()),
@@ -534,16 +540,27 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
         }
         report.push(ExportReport { place, rule: rule.text().to_owned(), translation, why, written });
     }
-    let global = policy.layers.iter().rev().find_map(|l| l.default_mode.map(|m| (scope_of(l), m)));
-    let (scope, mode) = global.unwrap_or((SourceScope::User, policy.default_mode));
+    // The global default toolgate applies: the layers' (as the evaluator admits them), else the
+    // policy's.
+    let compiled = crate::policy::Policy::new(policy.clone());
+    let global = match compiled.default_for(None) {
+        (mode, crate::policy::DefaultSource::Global { layer: Some(layer) }) => {
+            policy.layers.iter().find(|l| l.name == layer).map(|l| (scope_of(l), l.name.clone(), mode))
+        }
+        _ => None,
+    };
+    let (scope, mode) = global.as_ref().map_or((SourceScope::User, policy.default_mode), |(s, _, m)| (*s, *m));
+    // Claude Code runs its read-only commands and reads files without asking in every mode
+    // (docs/permissions.md, "Permission system" and "Read-only commands"): no mode asks for them.
+    const READ_ONLY: &str = "runs its built-in read-only commands (ls, cat, grep, read-only git, …) and reads files in the working directories without asking, where the policy decides them by its default: write deny or ask rules for those that must not run";
     let (name, translation, why) = match mode {
-        Outcome::Confirm => (
-            "default",
-            Translation::Stricter,
-            Some("Claude Code's default mode also runs its read-only commands and file reads without asking"),
-        ),
-        Outcome::Deny => ("dontAsk", Translation::Exact, Some("Claude Code's dontAsk still runs its built-in read-only commands")),
-        Outcome::Allow => ("bypassPermissions", Translation::Exact, Some("bypassPermissions still asks for actions no mode auto-approves")),
+        Outcome::Confirm => ("default", Translation::Impossible, format!("Claude Code's default mode asks, but {READ_ONLY}")),
+        Outcome::Deny => {
+            ("dontAsk", Translation::Impossible, format!("Claude Code's dontAsk refuses what no rule allows, but {READ_ONLY}"))
+        }
+        Outcome::Allow => {
+            ("bypassPermissions", Translation::Stricter, "bypassPermissions still asks for actions no mode auto-approves".to_owned())
+        }
     };
     if mode != Outcome::Confirm || global.is_some() {
         modes.insert(scope, name);
@@ -551,14 +568,14 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
     }
     report.push(ExportReport {
         place: RulePlace {
-            layer: global.map_or_else(String::new, |(s, _)| s.layer_name().to_owned()),
+            layer: global.as_ref().map_or_else(String::new, |(_, layer, _)| layer.clone()),
             tool: "*".into(),
             list: None,
             index: None,
         },
         rule: format!("defaultMode {mode:?}"),
-        translation: if name == "default" { Translation::Exact } else { translation },
-        why: why.map(str::to_owned),
+        translation,
+        why: Some(why),
         written: vec![format!("defaultMode: {name}")],
     });
     for layer in &policy.layers {
@@ -591,6 +608,13 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
         })
         .collect();
     ExportResult { files, report }
+}
+
+/// Whether the export writes a rule Claude Code applies to at least the calls a deny or confirm
+/// rule matches (deny, then ask, then allow: no allow it writes can lift it), or to at most those
+/// an allow rule matches.
+pub(crate) fn carries(place: &RulePlace, rule: &RuleSpec, context: &ImportContext) -> Option<Translation> {
+    place.list.map(|list| export_rule(&place.tool, list, rule, context).1).filter(|t| *t != Translation::Impossible)
 }
 
 fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
@@ -639,6 +663,21 @@ fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportCont
             Some((server, "*")) => exact(format!("mcp__{server}")),
             Some((server, tool)) => exact(format!("mcp__{server}__{tool}")),
             None => (Vec::new(), Translation::Impossible, Some("not an MCP entry".into())),
+        },
+        // Deny and ask rules come first whatever else matches: one that matches more refuses or
+        // asks more, never less.
+        ("Bash", _) if list != ListKind::AlwaysAllow && super::covering_glob(rule).is_some() => (
+            super::covering_glob(rule).map(|glob| format!("Bash({glob})")).into_iter().collect(),
+            Translation::Stricter,
+            Some("written as the text every command it matches starts with, which matches more".into()),
+        ),
+        ("Bash", _) if list != ListKind::AlwaysAllow => match super::leading_words(rule) {
+            Some(lines) => (
+                lines.iter().map(|l| format!("Bash({l} *)")).collect(),
+                Translation::Stricter,
+                Some("written as the words every command it matches starts with, which match more".into()),
+            ),
+            None => (Vec::new(), Translation::Impossible, Some("no Bash(…) glob holds every command it matches".into())),
         },
         _ => (
             Vec::new(),

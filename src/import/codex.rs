@@ -495,18 +495,34 @@ fn translate(
             .join(", ")
     );
     let mut notes = Vec::new();
-    let (tokens, mut translation) = match notation(&rule.positions) {
-        Ok(tokens) => (Some(tokens), Translation::Exact),
-        Err(bad) if rule.decision == ListKind::AlwaysAllow || bad == 0 => {
+    let strict = rule.decision != ListKind::AlwaysAllow;
+    // The rules it becomes: one token prefix, or for a deny or prompt rule whose first token a
+    // token prefix cannot hold (`"git push"`, `"a|b"`), a word prefix per alternative — its
+    // words are the words toolgate renders such a program as — cut after that token.
+    let (rules, mut translation): (Vec<RuleSpec>, Translation) = match notation(&rule.positions) {
+        Ok(tokens) => (vec![RuleSpec::tokens(tokens)], Translation::Exact),
+        Err(0) if strict => {
+            let first = rule.positions.first().map(Vec::as_slice).unwrap_or_default();
+            let (empty, named): (Vec<&String>, Vec<&String>) = first.iter().partition(|a| a.trim().is_empty());
+            notes.push("the first token has spaces or `|`, which a token prefix cannot hold: each alternative became a word prefix, cut after it, which matches more".into());
+            if !empty.is_empty() {
+                notes.push("an empty program runs nothing: that alternative needs no rule".into());
+            }
+            (named.iter().map(|a| RuleSpec::prefix(a.as_str())).collect(), Translation::Stricter)
+        }
+        Err(bad) if !strict || bad == 0 => {
             notes.push(format!("token {} has spaces, `|` or is empty, which a token prefix cannot hold", bad + 1));
-            (None, Translation::Impossible)
+            (Vec::new(), Translation::Impossible)
         }
         Err(bad) => {
             notes.push(format!("token {} has spaces, `|` or is empty: the rule is cut before it, so it matches more", bad + 1));
-            (notation(rule.positions.get(..bad).unwrap_or_default()).ok(), Translation::Stricter)
+            (
+                notation(rule.positions.get(..bad).unwrap_or_default()).ok().map(RuleSpec::tokens).into_iter().collect(),
+                Translation::Stricter,
+            )
         }
     };
-    if rule.decision == ListKind::AlwaysAllow && tokens.is_some() {
+    if rule.decision == ListKind::AlwaysAllow && !rules.is_empty() {
         translation = translation.max(Translation::Stricter);
         notes.push("toolgate splits every command line and never lets an allow rule cover a sub-command with a hazard (a file redirection, a substitution, an executing flag)".into());
     }
@@ -516,13 +532,16 @@ fn translate(
     if let Some(j) = &rule.justification {
         notes.push(format!("justification: {j}"));
     }
-    let became = match &tokens {
-        Some(tokens) => {
-            let spec = RuleSpec { examples: rule.examples.clone(), ..RuleSpec::tokens(tokens.clone()) };
-            vec![builder.add(scope, trusted, TERMINAL, rule.decision, spec)]
-        }
-        None => Vec::new(),
-    };
+    let exact = translation == Translation::Exact || !strict;
+    let became = rules
+        .into_iter()
+        .map(|spec| {
+            // A rule cut short would fail a `not_match` example the source passes: it keeps them
+            // only as written.
+            let examples = if exact { rule.examples.clone() } else { RuleExamples::default() };
+            builder.add(scope, trusted, TERMINAL, rule.decision, RuleSpec { examples, ..spec })
+        })
+        .collect();
     super::RuleReport {
         scope,
         source,
@@ -544,21 +563,38 @@ pub fn export(policy: &PolicySpec) -> ExportResult {
     let mut report = Vec::new();
     for (place, rule) in rules_of(policy) {
         let Some(list) = place.list else { continue };
-        let scope = policy.layers.iter().find(|l| l.name == place.layer).map_or(SourceScope::User, super::scope_of);
+        let Some(layer) = policy.layers.iter().find(|l| l.name == place.layer) else { continue };
+        // Codex loads a project's `.codex/rules` only once the project is trusted: the deny and
+        // prompt rules of a project toolgate does not trust yet go to the user's rules.
+        let moved = !layer.trusted && list != ListKind::AlwaysAllow && super::scope_of(layer) != SourceScope::User;
+        let scope = if moved { SourceScope::User } else { super::scope_of(layer) };
         let decision = match list {
             ListKind::AlwaysAllow => "allow",
             ListKind::AlwaysConfirm => "prompt",
             ListKind::AlwaysDeny => "forbidden",
         };
-        let (pattern, translation, why) = if place.tool != TERMINAL {
-            (None, Translation::Impossible, Some(format!("Codex rules decide commands only, not `{}`", place.tool)))
+        let (patterns, mut translation, mut why) = if place.tool != TERMINAL {
+            (Vec::new(), Translation::Impossible, Some(format!("Codex rules decide commands only, not `{}`", place.tool)))
         } else {
             export_pattern(rule, list)
         };
+        if moved && !patterns.is_empty() {
+            translation = translation.max(Translation::Stricter);
+            let note =
+                "written to the user's rules: Codex loads a project's rules only once the project is trusted; it applies in every project";
+            why = Some(why.map_or_else(|| note.to_owned(), |w| format!("{w}; {note}")));
+        }
         let mut written = Vec::new();
-        if let Some(pattern) = pattern {
+        for pattern in patterns {
             let mut line = format!("prefix_rule(pattern={pattern}, decision=\"{decision}\"");
-            for (key, list) in [("match", &rule.examples.matches), ("not_match", &rule.examples.not_match)] {
+            // Codex checks the examples when it loads the file and drops every rule of it if one
+            // fails: a rule that matches more than the policy's keeps none.
+            let examples = if translation == Translation::Exact {
+                [&rule.examples.matches, &rule.examples.not_match]
+            } else {
+                [&Vec::new(), &Vec::new()]
+            };
+            for (key, list) in ["match", "not_match"].into_iter().zip(examples) {
                 if !list.is_empty() {
                     let items: Vec<String> = list.iter().map(|e| starlark_string(&e.display())).collect();
                     line.push_str(&format!(", {key}=[{}]", items.join(", ")));
@@ -576,6 +612,13 @@ pub fn export(policy: &PolicySpec) -> ExportResult {
     ExportResult { files, report }
 }
 
+/// Whether the export writes a `prefix_rule` Codex applies to at least the commands a
+/// `forbidden` or `prompt` rule matches (the strictest match wins), or to at most those an allow
+/// rule matches.
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec) -> Option<Translation> {
+    place.list.filter(|_| place.tool == TERMINAL).map(|list| export_pattern(rule, list).1).filter(|t| *t != Translation::Impossible)
+}
+
 fn starlark_string(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n"))
 }
@@ -591,39 +634,39 @@ fn pattern_of(positions: &[Vec<&str>]) -> String {
     format!("[{}]", items.join(", "))
 }
 
-fn export_pattern(rule: &RuleSpec, list: ListKind) -> (Option<String>, Translation, Option<String>) {
+fn export_pattern(rule: &RuleSpec, list: ListKind) -> (Vec<String>, Translation, Option<String>) {
     let allow = list == ListKind::AlwaysAllow;
     if let Some(tokens) = &rule.tokens {
         let positions: Vec<Vec<&str>> = tokens.split_whitespace().map(|p| p.split('|').collect()).collect();
-        return (Some(pattern_of(&positions)), Translation::Exact, None);
+        return (vec![pattern_of(&positions)], Translation::Exact, None);
     }
     if let Some(prefix) = &rule.prefix {
         let positions: Vec<Vec<&str>> = prefix.split_whitespace().map(|w| vec![w]).collect();
-        return (Some(pattern_of(&positions)), Translation::Exact, None);
+        return (vec![pattern_of(&positions)], Translation::Exact, None);
     }
     if let Some(glob) = &rule.glob {
         // `words *` (or `words:*`) is a word prefix; other globs are not token prefixes.
         let head = glob.strip_suffix(" *").or_else(|| glob.strip_suffix(":*"));
         if let Some(head) = head.filter(|h| !h.contains('*') && !h.trim().is_empty()) {
             let positions: Vec<Vec<&str>> = head.split_whitespace().map(|w| vec![w]).collect();
-            return (Some(pattern_of(&positions)), Translation::Exact, None);
+            return (vec![pattern_of(&positions)], Translation::Exact, None);
         }
-        let literal_head: Vec<&str> = glob.split('*').next().unwrap_or_default().split_whitespace().collect();
-        // A glob's complete leading words make a broader prefix: fine for deny and prompt.
-        let complete = glob.split('*').next().is_some_and(|h| h.ends_with(' ') || !glob.contains('*'));
-        if !allow && complete && !literal_head.is_empty() {
-            let positions: Vec<Vec<&str>> = literal_head.iter().map(|w| vec![*w]).collect();
-            return (
-                Some(pattern_of(&positions)),
-                Translation::Stricter,
-                Some("written as the prefix of its leading words, which matches more".into()),
-            );
+        if allow {
+            return (Vec::new(), Translation::Impossible, Some("a glob that is not a word prefix cannot be a Codex prefix_rule".into()));
         }
-        return (None, Translation::Impossible, Some("a glob that is not a word prefix cannot be a Codex prefix_rule".into()));
     }
-    (
-        None,
-        Translation::Impossible,
-        Some(format!("a {:?} rule cannot be a Codex prefix_rule", crate::policy::MatcherKind::of(rule)).to_lowercase()),
-    )
+    // The strictest match wins: a deny or prompt rule of the words every command it matches
+    // starts with refuses or asks more, never less.
+    match super::leading_words(rule).filter(|_| !allow) {
+        Some(lines) => (
+            lines.iter().map(|l| pattern_of(&l.split_whitespace().map(|w| vec![w]).collect::<Vec<_>>())).collect(),
+            Translation::Stricter,
+            Some("written as the words every command it matches starts with, which match more".into()),
+        ),
+        None => (
+            Vec::new(),
+            Translation::Impossible,
+            Some(format!("a {:?} rule cannot be a Codex prefix_rule", crate::policy::MatcherKind::of(rule)).to_lowercase()),
+        ),
+    }
 }

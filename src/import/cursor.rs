@@ -185,21 +185,7 @@ fn translate(entry: &str, list: ListKind, context: &ImportContext) -> (Targets, 
             (to(tools, &rule), translation, (!notes.is_empty()).then(|| notes.join("; ")))
         }
         ("WebFetch", None | Some("*")) => (all(&[FETCH]), Translation::Exact, None),
-        ("WebFetch", Some(domain)) => {
-            let host = domain.split_once("://").map_or(domain, |(_, rest)| rest);
-            // An IPv6 address keeps its brackets and colons; a port or path is cut.
-            let host = match host.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
-                Some((address, _)) => address,
-                None => host.split(['/', ':']).next().unwrap_or_default(),
-            };
-            match crate::policy::matchers::DomainGlob::new(host) {
-                Ok(_) => {
-                    let (translation, why) = super::domain_translation(host, list);
-                    (to(&[FETCH], &RuleSpec::domain(host)), translation, why)
-                }
-                Err(e) => (Vec::new(), Translation::Impossible, Some(e)),
-            }
-        }
+        ("WebFetch", Some(domain)) => web_fetch(domain, list),
         ("Mcp", None) => (all(&[MCP_TOOL]), Translation::Exact, None),
         ("Mcp", Some(entry)) => match crate::policy::pair_index::PairPattern::mcp_entry(entry) {
             Ok(_) => (to(&[MCP_TOOL], &RuleSpec::mcp(entry)), Translation::Exact, None),
@@ -211,10 +197,53 @@ fn translate(entry: &str, list: ListKind, context: &ImportContext) -> (Targets, 
     }
 }
 
+/// `WebFetch(domainOrPattern)`: "`*.example.com` matches subdomains … `example.com` matches that
+/// exact domain only" (Cursor's reference); how it reads a scheme, a port, an IP address or a
+/// name outside ASCII is not documented. A deny the domain matcher cannot say exactly (an IP
+/// address, a non-ASCII name, a port) covers more — every fetch, or the host on every port —
+/// rather than vanish; such an allow is left out.
+fn web_fetch(domain: &str, list: ListKind) -> (Targets, Translation, Option<String>) {
+    let allow = list == ListKind::AlwaysAllow;
+    let host = domain.split_once("://").map_or(domain, |(_, rest)| rest);
+    let host = host.split(['/', '?', '#']).next().unwrap_or_default();
+    // An IPv6 address keeps its brackets and colons; a port follows the `]`.
+    let (host, port) = match host.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+        Some((address, rest)) => (address, rest.strip_prefix(':')),
+        None => match host.rsplit_once(':') {
+            Some((name, port)) if !name.contains(':') => (name, Some(port)),
+            _ => (host, None),
+        },
+    };
+    let port = port.filter(|p| !p.is_empty());
+    if port.is_some_and(|p| !p.chars().all(|c| c.is_ascii_digit())) {
+        let why = format!("`{}` has no port a URL could name", crate::visible::visible(domain));
+        return if allow { (Vec::new(), Translation::Impossible, Some(why)) } else { (all(&[FETCH]), Translation::Stricter, Some(why)) };
+    }
+    match (super::domain_rule(host, list), port) {
+        (Ok((rule, translation, why)), None) => (to(&[FETCH], &rule), translation, why),
+        (Ok(_), Some(port)) if allow => (
+            Vec::new(),
+            Translation::Impossible,
+            Some(format!("toolgate's domain rules match a host on every port, not port {port} alone; the allow rule was left out")),
+        ),
+        (Ok((rule, _, _)), Some(port)) => (
+            to(&[FETCH], &rule),
+            Translation::Stricter,
+            Some(format!(
+                "toolgate's domain rules match a host on every port: the rule covers {host} on every port, not port {port} alone"
+            )),
+        ),
+        (Err(why), _) if allow => (Vec::new(), Translation::Impossible, Some(format!("{why}; the allow rule was left out"))),
+        (Err(why), _) => (all(&[FETCH]), Translation::Stricter, Some(format!("{why}: the rule covers every fetch (it fails closed)"))),
+    }
+}
+
 // ---- export ----
 
 /// Writes the policy as Cursor CLI configs: the user's `cli-config.json` permissions and the
-/// project's `.cursor/cli.json`.
+/// project's `.cursor/cli.json`. Deny beats allow (cursor.com/docs/cli/reference/permissions);
+/// how the two files' lists combine is not documented, so a project file that allows anything
+/// also carries the user's deny rules, in case its lists replace the user's.
 pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
     let mut files: BTreeMap<SourceScope, (Vec<String>, Vec<String>)> = BTreeMap::new();
     let mut report = Vec::new();
@@ -226,12 +255,12 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
                 place,
                 rule: rule.text().to_owned(),
                 translation: Translation::Impossible,
-                why: Some("Cursor has no ask list: unmatched calls ask, but an allow entry that also matches would run the call".into()),
+                why: Some("Cursor has no ask list: the calls it matches ask only where no allow entry matches them, so the allow rules that may meet it are left out".into()),
                 written: Vec::new(),
             });
             continue;
         }
-        let (written, translation, why) = export_rule(&place.tool, rule, context);
+        let (written, translation, why) = export_rule(&place.tool, list, rule, context);
         let lists = files.entry(scope).or_default();
         let target = if list == ListKind::AlwaysAllow { &mut lists.0 } else { &mut lists.1 };
         for w in &written {
@@ -240,6 +269,20 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
             }
         }
         report.push(ExportReport { place, rule: rule.text().to_owned(), translation, why, written });
+    }
+    let global: Vec<String> = files
+        .iter()
+        .filter(|(scope, _)| !matches!(scope, SourceScope::Project | SourceScope::Local))
+        .flat_map(|(_, (_, deny))| deny.clone())
+        .collect();
+    for (scope, (allow, deny)) in files.iter_mut() {
+        if matches!(scope, SourceScope::Project | SourceScope::Local) && !allow.is_empty() {
+            for d in &global {
+                if !deny.contains(d) {
+                    deny.push(d.clone());
+                }
+            }
+        }
     }
     let files = files
         .into_iter()
@@ -251,7 +294,35 @@ pub fn export(policy: &PolicySpec, context: &ImportContext) -> ExportResult {
     ExportResult { files, report }
 }
 
-fn export_rule(tool: &str, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
+/// Whether the export writes an entry Cursor applies to at least the calls a deny rule matches
+/// (deny beats allow), or to at most those an allow rule matches. A confirm rule is never
+/// carried: Cursor has no ask list.
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec, context: &ImportContext) -> Option<Translation> {
+    place
+        .list
+        .filter(|list| *list != ListKind::AlwaysConfirm)
+        .map(|list| export_rule(&place.tool, list, rule, context).1)
+        .filter(|t| *t != Translation::Impossible)
+}
+
+fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
+    let (written, translation, why) = export_exact(tool, rule, context);
+    if translation != Translation::Impossible || tool != TERMINAL || list != ListKind::AlwaysDeny {
+        return (written, translation, why);
+    }
+    // "commandBase is the first token in the command line": a deny of the first words every
+    // command it matches starts with refuses more, never less.
+    match super::leading_words(rule) {
+        Some(lines) => {
+            let mut bases: Vec<String> = lines.iter().filter_map(|l| l.split_whitespace().next()).map(|w| format!("Shell({w})")).collect();
+            bases.dedup();
+            (bases, Translation::Stricter, Some("written as the command's first word, which matches more".into()))
+        }
+        None => (written, translation, why),
+    }
+}
+
+fn export_exact(tool: &str, rule: &RuleSpec, context: &ImportContext) -> (Vec<String>, Translation, Option<String>) {
     let kind = match tool {
         TERMINAL => "Shell",
         "read_file" | "list_directory" => "Read",

@@ -16,8 +16,14 @@
 //! sub-agent use, or to tool annotations) never apply there or cannot be checked — an allow is
 //! left out, a deny or ask applies to every call of its tool. `argsPattern` regexes run over
 //! JSON toolgate does not build: a deny or ask with one covers the whole tool, an allow is left
-//! out. Workspace policies are disabled in Gemini CLI (`disableWorkspacePolicies`), so a
-//! project source is reported and not imported.
+//! out; a rule whose regex Gemini CLI deems unsafe is dropped there, so such an allow is left out
+//! too. A deny or ask that matches every call of its tools and ranks below every other rule of
+//! them (and below the rules Gemini CLI derives from settings) decides only what nothing else
+//! does: it is read as their default. Workspace policies are disabled in Gemini CLI
+//! (`disableWorkspacePolicies`), so a project source is reported and not imported.
+//!
+//! The export ([`export`]) writes deny and ask rules above every allow, in every tier that has
+//! an allow or an ask, never only into a workspace file, and the policy's defaults as catch-alls.
 //!
 //! The same format also reads `settings.json` files and their legacy `tools.*` keys
 //! ([`settings`]).
@@ -113,12 +119,31 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
     let user_strict: Vec<f64> =
         policies.iter().filter(|(s, _)| in_user_tier(s.scope)).flat_map(|(_, rules)| strict_priorities(rules)).collect();
     let shadows = settings::import(&mut builder, &mut errors, &settings_files, context, &user_strict);
-    for (source, rules) in &policies {
+    let defaults = catch_all_defaults(&policies);
+    for (file, (source, rules)) in policies.iter().enumerate() {
         // Priorities of deny and ask rules, to say when an allow outranked one.
         let strict = strict_priorities(rules);
         for (index, rule) in rules.iter().enumerate() {
             let path = format!("rule[{index}]");
             let shown = shown(rule);
+            if defaults.contains(&(file, index)) {
+                let mode = if rule.get("decision").and_then(Value::as_str) == Some("deny") { Outcome::Deny } else { Outcome::Confirm };
+                // An ask is what the imported policy does anyway where no rule decides.
+                let became = match mode {
+                    Outcome::Confirm => Vec::new(),
+                    _ => tools_named(rule).into_iter().map(|tool| builder.tool_default(source.scope, true, tool, mode)).collect(),
+                };
+                let bare_shell = mode == Outcome::Confirm
+                    && tools_named(rule).contains(&TERMINAL)
+                    && field(rule, "commandRegex", "command_regex").is_none();
+                let (translation, why) = if bare_shell {
+                    (Translation::Stricter, format!("{DEFAULT_NOTE}; Gemini CLI also runs the shell commands it deems safe without asking under an ask rule with no command pattern"))
+                } else {
+                    (Translation::Exact, DEFAULT_NOTE.to_owned())
+                };
+                builder.report(source.scope, path, &shown, translation, Some(why), became);
+                continue;
+            }
             if source.scope == SourceScope::Project {
                 builder.report(
                     source.scope,
@@ -151,6 +176,100 @@ pub fn import(sources: &[ImportSource], context: &ImportContext) -> Result<Impor
         return Err(errors);
     }
     Ok(builder.finish(Outcome::Confirm))
+}
+
+/// What Gemini CLI does with a rule whose regex it deems unsafe.
+const DROPPED_BY_GEMINI: &str =
+    "Gemini CLI drops a rule whose regex it deems unsafe (longer than 2,048 characters, or a quantified group holding a quantifier)";
+
+/// Whether Gemini CLI drops a rule with this regex (`utils.ts` `isSafeRegExp`).
+fn unsafe_in_gemini(regex: &str) -> bool {
+    regex.len() > 2048 || regex_lite::Regex::new(r"\([^)]*[*+?{].*\)[*+?{]").is_ok_and(|nested| nested.is_match(regex))
+}
+
+/// What a catch-all at the bottom of its tools' rules is.
+const DEFAULT_NOTE: &str = "the lowest-ranked rule of its tools, with nothing below it: it decides what no other rule does, their default";
+
+/// The Zed tools a rule names: every tool for `*`, the MCP tool for an MCP rule.
+fn tools_named(rule: &Value) -> Vec<&'static str> {
+    let names = strings(field(rule, "toolName", "tool_name")).unwrap_or_default();
+    let mut out: Vec<&'static str> = Vec::new();
+    if field(rule, "mcpName", "mcp_name").is_some() {
+        out.push(MCP_TOOL);
+    } else {
+        for name in &names {
+            if name == "*" {
+                out.extend(every_tool());
+            } else if name.starts_with("mcp_") {
+                out.push(MCP_TOOL);
+            } else if let Some((_, zed)) = TOOLS.iter().find(|(g, _)| g == name) {
+                out.extend(zed.iter().copied());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether a rule applies in the default, interactive mode this import models.
+fn applies(rule: &Value) -> bool {
+    let modes = strings(rule.get("modes")).unwrap_or_default();
+    (modes.is_empty() || modes.iter().any(|m| m == "default")) && rule.get("interactive").and_then(Value::as_bool) != Some(false)
+}
+
+/// Whether a rule matches every call of the tools it names: no argument condition (a shell rule
+/// may have `commandRegex = ".*"`), no condition toolgate cannot check, and for MCP every tool
+/// of every server.
+fn whole_tools(rule: &Value) -> bool {
+    let regex = field(rule, "commandRegex", "command_regex").and_then(Value::as_str);
+    let mcp = field(rule, "mcpName", "mcp_name").and_then(Value::as_str);
+    let names = strings(field(rule, "toolName", "tool_name")).unwrap_or_default();
+    field(rule, "argsPattern", "args_pattern").is_none()
+        && field(rule, "commandPrefix", "command_prefix").is_none()
+        && regex.is_none_or(|r| r == ".*")
+        && ["subagent", "toolAnnotations", "tool_annotations"].iter().all(|k| rule.get(*k).is_none())
+        && mcp.is_none_or(|m| m == "*" && names.iter().all(|n| n == "*"))
+        && (mcp.is_some() || names.iter().all(|n| !n.starts_with("mcp_")))
+}
+
+/// The deny and ask rules that are their tools' defaults: each matches every call of its tools,
+/// sits in the user tier below every rule Gemini CLI derives from settings (4.1 and up), and no
+/// other rule of those tools ranks at or below it (but another such catch-all with the same
+/// decision). Gemini CLI lets the highest-ranked matching rule decide, so such a rule decides
+/// exactly the calls no other rule does. By (file, rule) index.
+fn catch_all_defaults(policies: &[(&ImportSource, Vec<Value>)]) -> Vec<(usize, usize)> {
+    let loaded: Vec<(usize, usize, &Value, i64)> = policies
+        .iter()
+        .enumerate()
+        .filter(|(_, (source, _))| source.scope != SourceScope::Project)
+        .flat_map(|(file, (source, rules))| {
+            let tier = if in_user_tier(source.scope) { 4000 } else { 5000 };
+            rules
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| applies(r))
+                .map(move |(index, rule)| (file, index, rule, tier + rule.get("priority").and_then(Value::as_i64).unwrap_or_default()))
+        })
+        .collect();
+    let decision = |rule: &Value| rule.get("decision").and_then(Value::as_str).unwrap_or_default().to_owned();
+    loaded
+        .iter()
+        .filter(|(_, _, rule, rank)| {
+            matches!(decision(rule).as_str(), "deny" | "ask_user") && whole_tools(rule) && (4000..4100).contains(rank)
+        })
+        .filter(|(file, index, rule, rank)| {
+            let tools = tools_named(rule);
+            !tools.is_empty()
+                && loaded.iter().all(|(f, i, other, other_rank)| {
+                    (f, i) == (file, index)
+                        || !tools_named(other).iter().any(|t| tools.contains(t))
+                        || other_rank > rank
+                        || (other_rank == rank && whole_tools(other) && decision(other) == decision(rule))
+                })
+        })
+        .map(|(file, index, _, _)| (*file, *index))
+        .collect()
 }
 
 /// Whether a scope's policy files are Gemini CLI's user tier (4), where settings rules sit;
@@ -254,6 +373,15 @@ fn translate(rule: &Value, path: &str, strict_priorities: &[f64]) -> Result<(Tar
         notes.push(format!("toolgate cannot check `{condition}`: the rule applies without it"));
         translation = Translation::Stricter;
     }
+    // Gemini CLI drops a rule whose regex it deems unsafe (`toml-loader.ts`, `utils.ts`
+    // `isSafeRegExp`: longer than 2,048 characters, or a quantified group holding a quantifier).
+    if [command_regex, args_pattern].into_iter().flatten().any(unsafe_in_gemini) {
+        if allow {
+            return Ok((Vec::new(), Translation::Exact, Some(format!("{DROPPED_BY_GEMINI}; nothing to translate"))));
+        }
+        notes.push(format!("{DROPPED_BY_GEMINI}, where toolgate keeps it"));
+        translation = translation.max(Translation::Stricter);
+    }
     // Which Zed tools, and for MCP which entry.
     let mut tools: Vec<&str> = Vec::new();
     let mut mcp_entries: Vec<String> = Vec::new();
@@ -352,68 +480,282 @@ fn translate(rule: &Value, path: &str, strict_priorities: &[f64]) -> Result<(Tar
 
 // ---- export ----
 
-/// Writes the policy as Gemini CLI `[[rule]]` tables. Gemini decides by priority, so deny rules
-/// get 900, ask rules 800 and allow rules 100: toolgate's deny > confirm > allow.
+/// Priorities within a tier (the TOML `priority`, 0–999; Gemini CLI ranks a rule at
+/// tier + priority/1000, `toml-loader.ts` `transformPriority`): deny and ask rules above every
+/// allow the export writes and above every allow Gemini CLI derives from settings or saves from
+/// "always allow" (at most 4.95 in the user tier, `config.ts`); the catch-alls that stand for the
+/// policy's defaults below them all, yet above Gemini CLI's own default rules (tier 1).
+const DENY_PRIORITY: u32 = 999;
+const ASK_PRIORITY: u32 = 998;
+const ALLOW_PRIORITY: u32 = 100;
+const DEFAULT_PRIORITY: u32 = 1;
+
+/// Why a project's allow rule is not written.
+pub const WORKSPACE_INERT: &str = "Gemini CLI does not load workspace policies (`disableWorkspacePolicies`, packages/cli/src/config/policy.ts; google-gemini/gemini-cli#18186): a project's allow rule cannot be written";
+/// What becomes of a project's deny or ask rule.
+pub const WORKSPACE_TO_USER: &str =
+    "written to the user's policies, as Gemini CLI does not load workspace policies: it applies in every project";
+
+/// The tier a layer's rules are written to: the admin policies (tier 5) for a managed layer, the
+/// user's (tier 4) for the others; `None` for a project's, which Gemini CLI would not load.
+fn tier_of(layer: &crate::policy::LayerSpec) -> Option<SourceScope> {
+    match super::scope_of(layer) {
+        SourceScope::Managed => Some(SourceScope::Managed),
+        SourceScope::Project | SourceScope::Local => None,
+        SourceScope::User | SourceScope::Defaults => Some(SourceScope::User),
+    }
+}
+
+/// Whether the export writes a table Gemini CLI applies to at least the calls a deny or ask rule
+/// matches (at a priority above every allow it writes, in every tier that has one), or to at
+/// most those an allow rule matches.
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec, layer: &crate::policy::LayerSpec) -> Option<Translation> {
+    let list = place.list.filter(|list| *list != ListKind::AlwaysAllow || tier_of(layer).is_some())?;
+    Some(tables_for(&place.tool, list, rule).1).filter(|t| *t != Translation::Impossible)
+}
+
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The Gemini tool a Zed tool is written as.
+fn gemini_tool(tool: &str) -> Option<&'static str> {
+    TOOLS.iter().find(|(_, zed)| zed.first() == Some(&tool)).map(|(g, _)| *g)
+}
+
+/// The tools an allow rule of `tool` becomes once read back: those of the Gemini tool it is
+/// written as (`write_file` stands for both `edit_file` and `save_file`).
+pub(crate) fn reads_back_as(tool: &str) -> &'static [&'static str] {
+    TOOLS.iter().find(|(_, zed)| zed.first() == Some(&tool)).map_or(&[], |(_, zed)| *zed)
+}
+
+/// The `[[rule]]` bodies (without decision and priority) one rule becomes.
+fn tables_for(tool: &str, list: ListKind, rule: &RuleSpec) -> (Vec<String>, Translation, Option<String>) {
+    if tool == MCP_TOOL {
+        return match rule.mcp.as_deref().and_then(|e| e.split_once(':')) {
+            Some((server, name)) => (vec![format!("mcpName = {}\ntoolName = {}", quoted(server), quoted(name))], Translation::Exact, None),
+            None => (Vec::new(), Translation::Impossible, Some("only MCP entries can be written for MCP calls".to_owned())),
+        };
+    }
+    let Some(name) = gemini_tool(tool) else {
+        return (Vec::new(), Translation::Impossible, Some(format!("Gemini CLI has no tool for `{tool}`")));
+    };
+    if super::is_match_all(rule) {
+        // A shell rule without a command pattern is upgraded from ask to allow for commands
+        // Gemini CLI deems safe (`policy-engine.ts` `applyShellHeuristics`); a pattern that
+        // matches every command keeps it a question.
+        let body = if tool == TERMINAL && list == ListKind::AlwaysConfirm {
+            format!("toolName = {}\ncommandRegex = \".*\"", quoted(name))
+        } else {
+            format!("toolName = {}", quoted(name))
+        };
+        return (vec![body], Translation::Exact, None);
+    }
+    if tool != TERMINAL {
+        return (
+            Vec::new(),
+            Translation::Impossible,
+            Some(format!("Gemini CLI matches `{tool}` calls only through argsPattern over JSON")),
+        );
+    }
+    let exact: Option<Vec<String>> = if let Some(prefix) = &rule.prefix {
+        Some(vec![prefix.split_whitespace().collect::<Vec<_>>().join(" ")])
+    } else if let Some(tokens) = &rule.tokens {
+        super::claude::expand_tokens(tokens)
+    } else if let Some(glob) = &rule.glob {
+        glob.strip_suffix(" *").or_else(|| glob.strip_suffix(":*")).filter(|h| !h.contains('*')).map(|h| vec![h.to_owned()])
+    } else {
+        None
+    };
+    let prefixes = |prefixes: &[String]| {
+        let list: Vec<String> = prefixes.iter().map(|p| quoted(p)).collect();
+        vec![format!("toolName = {}\ncommandPrefix = [{}]", quoted(name), list.join(", "))]
+    };
+    match (exact, list) {
+        (Some(exact), _) => (prefixes(&exact), Translation::Exact, None),
+        (None, ListKind::AlwaysAllow) => {
+            (Vec::new(), Translation::Impossible, Some("only word prefixes can be written as commandPrefix".to_owned()))
+        }
+        (None, _) => match super::leading_words(rule) {
+            Some(words) => (
+                prefixes(&words),
+                Translation::Stricter,
+                Some("written as the words every command it matches starts with, which match more".to_owned()),
+            ),
+            None => (
+                Vec::new(),
+                Translation::Impossible,
+                Some("no word prefix holds every command it matches, and a commandRegex would run over JSON".to_owned()),
+            ),
+        },
+    }
+}
+
+/// One `[[rule]]` table.
+fn table(body: &str, list: ListKind, priority: u32) -> String {
+    let decision = match list {
+        ListKind::AlwaysDeny => "deny",
+        ListKind::AlwaysConfirm => "ask_user",
+        ListKind::AlwaysAllow => "allow",
+    };
+    format!("[[rule]]\n{body}\ndecision = \"{decision}\"\npriority = {priority}\n")
+}
+
+fn priority_of(list: ListKind) -> u32 {
+    match list {
+        ListKind::AlwaysDeny => DENY_PRIORITY,
+        ListKind::AlwaysConfirm => ASK_PRIORITY,
+        ListKind::AlwaysAllow => ALLOW_PRIORITY,
+    }
+}
+
+/// Writes the policy as Gemini CLI policy files: the admin tier's for a managed layer, the
+/// user's for the others. Gemini CLI lets the highest-ranked matching rule decide and ranks a
+/// higher tier first (`policy-engine.ts` `check`), so deny and ask rules are written at 999 and
+/// 998, above the allows at 100, and a lower tier's deny and ask rules are written again into
+/// the admin file when it holds an allow or an ask; a project's deny and ask rules go to the user's file,
+/// as Gemini CLI does not load workspace policies. The policy's default for each tool is a
+/// catch-all at priority 1 (so Gemini CLI's own defaults, which allow its read-only tools, do
+/// not decide).
 pub fn export(policy: &crate::policy::PolicySpec) -> super::ExportResult {
-    use super::{is_match_all, rules_of, ExportReport, ExportedFile};
-    let mut files: std::collections::BTreeMap<SourceScope, String> = std::collections::BTreeMap::new();
+    use super::{rules_of, ExportReport, ExportedFile};
+    let mut files: std::collections::BTreeMap<SourceScope, Vec<String>> = std::collections::BTreeMap::new();
     let mut report = Vec::new();
+    let mut strict_below: Vec<String> = Vec::new();
+    // Whether the admin file holds an allow or an ask, which outranks every rule of the user's.
+    let mut admin_outranks = false;
     for (place, rule) in rules_of(policy) {
         let Some(list) = place.list else { continue };
-        let scope = policy.layers.iter().find(|l| l.name == place.layer).map_or(SourceScope::User, super::scope_of);
-        let (decision, priority) = match list {
-            ListKind::AlwaysDeny => ("deny", 900),
-            ListKind::AlwaysConfirm => ("ask_user", 800),
-            ListKind::AlwaysAllow => ("allow", 100),
-        };
-        let gemini_tool = TOOLS.iter().find(|(_, zed)| zed.first() == Some(&place.tool.as_str())).map(|(g, _)| *g);
-        let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
-        let mut tables = Vec::new();
-        let (translation, why) = match (place.tool.as_str(), gemini_tool) {
-            (MCP_TOOL, _) => match rule.mcp.as_deref().and_then(|e| e.split_once(':')) {
-                Some(("*", tool)) => {
-                    tables.push(format!("mcpName = \"*\"\ntoolName = {}", q(tool)));
-                    (Translation::Exact, None)
-                }
-                Some((server, tool)) => {
-                    tables.push(format!("mcpName = {}\ntoolName = {}", q(server), q(tool)));
-                    (Translation::Exact, None)
-                }
-                None => (Translation::Impossible, Some("only MCP entries can be written for MCP calls".to_owned())),
-            },
-            (_, Some(tool)) if is_match_all(rule) => {
-                tables.push(format!("toolName = {}", q(tool)));
-                (Translation::Exact, None)
+        let Some(layer) = policy.layers.iter().find(|l| l.name == place.layer) else { continue };
+        let (bodies, mut translation, mut why) = tables_for(&place.tool, list, rule);
+        let tier = match (tier_of(layer), list) {
+            (Some(tier), _) => tier,
+            (None, ListKind::AlwaysAllow) => {
+                report.push(ExportReport {
+                    place,
+                    rule: rule.text().to_owned(),
+                    translation: Translation::Impossible,
+                    why: Some(WORKSPACE_INERT.to_owned()),
+                    written: Vec::new(),
+                });
+                continue;
             }
-            (TERMINAL, Some(tool)) => {
-                let prefixes: Option<Vec<String>> = if let Some(prefix) = &rule.prefix {
-                    Some(vec![prefix.split_whitespace().collect::<Vec<_>>().join(" ")])
-                } else if let Some(tokens) = &rule.tokens {
-                    super::claude::expand_tokens(tokens)
-                } else if let Some(glob) = &rule.glob {
-                    glob.strip_suffix(" *").or_else(|| glob.strip_suffix(":*")).filter(|h| !h.contains('*')).map(|h| vec![h.to_owned()])
-                } else {
-                    None
-                };
-                match prefixes {
-                    Some(prefixes) => {
-                        let list: Vec<String> = prefixes.iter().map(|p| q(p)).collect();
-                        tables.push(format!("toolName = {}\ncommandPrefix = [{}]", q(tool), list.join(", ")));
-                        (Translation::Exact, None)
-                    }
-                    None => (Translation::Impossible, Some("only word prefixes can be written as commandPrefix".to_owned())),
+            (None, _) => {
+                if !bodies.is_empty() {
+                    translation = translation.max(Translation::Stricter);
+                    why = Some(why.map_or_else(|| WORKSPACE_TO_USER.to_owned(), |w| format!("{w}; {WORKSPACE_TO_USER}")));
                 }
+                SourceScope::User
             }
-            _ => (Translation::Impossible, Some(format!("Gemini CLI matches `{}` calls only through argsPattern over JSON", place.tool))),
         };
-        let written: Vec<String> =
-            tables.into_iter().map(|t| format!("[[rule]]\n{t}\ndecision = \"{decision}\"\npriority = {priority}\n")).collect();
+        let written: Vec<String> = bodies.iter().map(|b| table(b, list, priority_of(list))).collect();
+        if tier == SourceScope::Managed && list != ListKind::AlwaysDeny && !written.is_empty() {
+            admin_outranks = true;
+        }
+        if tier == SourceScope::User && list != ListKind::AlwaysAllow {
+            strict_below.extend(written.iter().cloned());
+        }
+        let file = files.entry(tier).or_default();
         for w in &written {
-            let file = files.entry(scope).or_default();
-            file.push_str(w);
-            file.push('\n');
+            if !file.contains(w) {
+                file.push(w.clone());
+            }
         }
         report.push(ExportReport { place, rule: rule.text().to_owned(), translation, why, written });
     }
-    super::ExportResult { files: files.into_iter().map(|(scope, text)| ExportedFile { scope, text }).collect(), report }
+    if admin_outranks {
+        // The admin tier outranks the user's: its allows and asks would otherwise decide before
+        // the user's deny and ask rules.
+        let admin = files.entry(SourceScope::Managed).or_default();
+        for w in strict_below {
+            if !admin.contains(&w) {
+                admin.push(w);
+            }
+        }
+        for entry in report.iter_mut().filter(|e| e.place.list.is_some_and(|l| l != ListKind::AlwaysAllow) && !e.written.is_empty()) {
+            let layer = policy.layers.iter().find(|l| l.name == entry.place.layer);
+            if layer.and_then(tier_of) != Some(SourceScope::Managed) {
+                let note = "written to the admin policies too, where an allow or ask would otherwise outrank it";
+                entry.why = Some(entry.why.take().map_or_else(|| note.to_owned(), |w| format!("{w}; {note}")));
+            }
+        }
+    }
+    report.extend(defaults(policy, files.entry(SourceScope::User).or_default()));
+    super::ExportResult {
+        files: files
+            .into_iter()
+            .filter(|(_, tables)| !tables.is_empty())
+            .map(|(scope, tables)| ExportedFile { scope, text: tables.join("\n") })
+            .collect(),
+        report,
+    }
+}
+
+/// The catch-alls that stand for the policy's default of each Gemini CLI tool (the strictest of
+/// the Zed tools it stands for) and of MCP tools: an ask or a deny at priority 1 of the user tier,
+/// reported at the default's place (a tool's, a layer's or the policy's). A default that allows
+/// is not written (Gemini CLI then asks, or allows what its own defaults allow).
+fn defaults(policy: &crate::policy::PolicySpec, user: &mut Vec<String>) -> Vec<super::ExportReport> {
+    use super::{ExportReport, RulePlace};
+    use crate::policy::DefaultSource;
+    let compiled = crate::policy::Policy::new(policy.clone());
+    let mut report: Vec<ExportReport> = Vec::new();
+    let every = TOOLS.iter().map(|(name, zed)| (*name, *zed)).chain([("mcp_*", &[MCP_TOOL][..])]);
+    for (name, zed) in every {
+        let found: Vec<(Outcome, RulePlace)> = zed
+            .iter()
+            .map(|tool| {
+                let (mode, source) = compiled.default_for(compiled.tool(tool));
+                let place = match source {
+                    DefaultSource::Tool { layer } => RulePlace { layer, tool: (*tool).to_owned(), list: None, index: None },
+                    DefaultSource::Global { layer } => {
+                        RulePlace { layer: layer.unwrap_or_default(), tool: "*".into(), list: None, index: None }
+                    }
+                };
+                (mode, place)
+            })
+            .collect();
+        let mode = found.iter().map(|(m, _)| *m).max().unwrap_or(Outcome::Confirm);
+        let list = match mode {
+            Outcome::Allow => None,
+            Outcome::Confirm => Some(ListKind::AlwaysConfirm),
+            Outcome::Deny => Some(ListKind::AlwaysDeny),
+        };
+        let written: Vec<String> = list
+            .map(|list| {
+                let body = match name {
+                    "mcp_*" => "mcpName = \"*\"\ntoolName = \"*\"".to_owned(),
+                    "run_shell_command" if list == ListKind::AlwaysConfirm => {
+                        format!("toolName = {}\ncommandRegex = \".*\"", quoted(name))
+                    }
+                    _ => format!("toolName = {}", quoted(name)),
+                };
+                vec![table(&body, list, DEFAULT_PRIORITY)]
+            })
+            .unwrap_or_default();
+        for w in &written {
+            if !user.contains(w) {
+                user.push(w.clone());
+            }
+        }
+        for (tool_mode, place) in found {
+            if let Some(entry) = report.iter_mut().find(|e| e.place == place) {
+                entry.written.extend(written.iter().filter(|w| !entry.written.contains(w)).cloned().collect::<Vec<_>>());
+                continue;
+            }
+            let (translation, why) = match (tool_mode, list) {
+                (Outcome::Allow, None) => (
+                    Translation::Stricter,
+                    Some(
+                        "not written: Gemini CLI asks for calls no rule decides (and its own defaults allow its read-only tools)"
+                            .to_owned(),
+                    ),
+                ),
+                (Outcome::Allow, Some(_)) => (Translation::Stricter, Some(format!("{name} stands for tools with a stricter default too"))),
+                _ => (Translation::Exact, None),
+            };
+            report.push(ExportReport { place, rule: format!("defaultMode {tool_mode:?}"), translation, why, written: written.clone() });
+        }
+    }
+    report
 }

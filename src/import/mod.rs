@@ -19,6 +19,7 @@ pub mod claude;
 pub mod codex;
 pub mod cursor;
 pub mod gemini;
+mod guard;
 pub mod vscode;
 
 use crate::policy::{InputKind, LayerKind, LayerSpec, ListKind, PolicySpec, RuleExamples, RuleSpec, ToolRulesSpec};
@@ -166,7 +167,7 @@ pub enum Translation {
 /// URL parser does (`http://2130706433/` is `127.0.0.1`), as the agents' own URL parsers read a
 /// host; a deny or ask rule on an IPv4 address also meets its IPv4-mapped IPv6 spelling
 /// (`[::ffff:127.0.0.1]`, RFC 4291 §2.5.5.2), which a source comparing host names does not: stricter.
-pub(crate) fn domain_translation(domain: &str, list: ListKind) -> (Translation, Option<String>) {
+fn domain_translation(domain: &str, list: ListKind) -> (Translation, Option<String>) {
     let address = crate::policy::matchers::DomainGlob::new(domain).is_ok_and(|glob| glob.names_an_ipv4_address());
     if address && list != ListKind::AlwaysAllow {
         let why = "toolgate also refuses or asks for the address's other form, IPv4 or IPv4-mapped IPv6 ([::ffff:a.b.c.d]), which connects to the same host";
@@ -308,7 +309,7 @@ pub fn import(format: PeerFormat, sources: &[ImportSource], context: &ImportCont
     }?;
     // The rules were read against this working directory and home; the policy reads commands'
     // `~`, `$HOME` and relative paths against the same, or a `Read(~/…)` deny would not reach
-    // `cat $HOME/…`. (A build without the shell analysis reads no command's paths.)
+    // `cat $HOME/…`. (Without the shell analysis no command is read, and a policy has no host.)
     #[cfg(feature = "analysis")]
     {
         let host = &mut result.policy.host;
@@ -335,16 +336,40 @@ fn show_written_out(why: &mut Option<String>) {
     }
 }
 
-/// Writes a policy in one format.
+/// Writes a policy in one format. The files are never looser than the policy under the
+/// agent's documented semantics: an allow rule that may meet a deny or confirm rule the format
+/// cannot carry is left out, and each rule reported exact is checked against the files read
+/// back ([`guard`]).
 pub fn export(format: PeerFormat, policy: &PolicySpec, context: &ImportContext) -> ExportResult {
-    let mut result = match format {
-        PeerFormat::ClaudeCode => claude::export(policy, context),
-        PeerFormat::Codex => codex::export(policy),
-        PeerFormat::Vscode => vscode::export(policy),
-        PeerFormat::CursorCli => cursor::export(policy, context),
-        PeerFormat::CursorEditor => cursor::editor::export(policy),
-        PeerFormat::GeminiCli => gemini::export(policy),
+    let carries = |place: &RulePlace, rule: &RuleSpec, layer: &LayerSpec| match format {
+        PeerFormat::ClaudeCode => claude::carries(place, rule, context),
+        PeerFormat::Codex => codex::carries(place, rule),
+        PeerFormat::Vscode => vscode::carries(place, rule),
+        PeerFormat::CursorCli => cursor::carries(place, rule, context),
+        PeerFormat::CursorEditor => cursor::editor::carries(place, rule, layer),
+        PeerFormat::GeminiCli => gemini::carries(place, rule, layer),
     };
+    let reads_back_as = |tool: &str| match format {
+        PeerFormat::ClaudeCode | PeerFormat::CursorCli => match tool {
+            "read_file" | "list_directory" => READ_TOOLS,
+            t if WRITE_TOOLS.contains(&t) => EDIT_TOOLS,
+            _ => &[],
+        },
+        PeerFormat::GeminiCli => gemini::reads_back_as(tool),
+        PeerFormat::Codex | PeerFormat::Vscode | PeerFormat::CursorEditor => &[],
+    };
+    let guarded = guard::guard(format, policy, &carries, &reads_back_as);
+    let written = match format {
+        PeerFormat::ClaudeCode => claude::export(&guarded.policy, context),
+        PeerFormat::Codex => codex::export(&guarded.policy),
+        PeerFormat::Vscode => vscode::export(&guarded.policy),
+        PeerFormat::CursorCli => cursor::export(&guarded.policy, context),
+        PeerFormat::CursorEditor => cursor::editor::export(&guarded.policy),
+        PeerFormat::GeminiCli => gemini::export(&guarded.policy),
+    };
+    let whole = guarded.whole.clone();
+    let mut result = guarded.finish(format, written);
+    guard::verify(format, &whole, context, &mut result);
     for entry in &mut result.report {
         show_written_out(&mut entry.why);
     }
@@ -463,6 +488,104 @@ pub(crate) fn is_match_all(rule: &RuleSpec) -> bool {
         || rule.domain.as_deref() == Some("*")
         || rule.mcp.as_deref() == Some("*:*")
         || rule.pattern.as_deref() == Some("^")
+}
+
+/// A host an agent's domain rule names, as a rule of toolgate's domain matcher, with how exactly
+/// it translates; `Err` says why the matcher cannot say it. The matcher reads a URL's host as the
+/// WHATWG URL parser does (`src/policy/matchers/domain.rs`), so an IP address in any spelling
+/// translates; a name outside ASCII does not (a URL carries it as punycode, `xn--…`). An importer
+/// makes a deny or ask it cannot say cover every fetch (fail closed) and leaves such an allow out.
+pub(crate) fn domain_rule(host: &str, list: ListKind) -> Result<(RuleSpec, Translation, Option<String>), String> {
+    let host = host.trim().trim_end_matches('.');
+    if !host.is_ascii() {
+        return Err(format!(
+            "`{}` is a name outside ASCII, which a URL carries as punycode: write its `xn--` form for toolgate's domain matcher",
+            crate::visible::visible(host)
+        ));
+    }
+    crate::policy::matchers::DomainGlob::new(host)?;
+    let (translation, why) = domain_translation(host, list);
+    Ok((RuleSpec::domain(host), translation, why))
+}
+
+/// A command glob that matches every command a case-sensitive regex anchored at the start
+/// matches: its leading literal text, each run of whitespace as one space (a sub-command's words
+/// are joined by one), then `*` (`^git\s+push\b` → `git push*`). `None` when the regex pins no
+/// literal text, ignores case, or its text holds a `*` (a glob has no literal star).
+pub(crate) fn covering_glob(rule: &RuleSpec) -> Option<String> {
+    use regex_syntax::hir::{Class, HirKind, Look};
+    let pattern = rule.pattern.as_deref().filter(|_| rule.case_sensitive)?;
+    let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok()?;
+    let parts = match hir.kind() {
+        HirKind::Concat(parts) => parts.as_slice(),
+        _ => std::slice::from_ref(&hir),
+    };
+    let (first, rest) = parts.split_first()?;
+    if !matches!(first.kind(), HirKind::Look(Look::Start)) {
+        return None;
+    }
+    let is_space = |class: &Class| match class {
+        Class::Bytes(bytes) => bytes.ranges().iter().all(|r| (r.start()..=r.end()).all(|b| b.is_ascii_whitespace() || b == 0x0b)),
+        Class::Unicode(chars) => chars.ranges().iter().all(|r| (r.start()..=r.end()).all(char::is_whitespace)),
+    };
+    let mut text = String::new();
+    let mut whole = true;
+    for (at, part) in rest.iter().enumerate() {
+        match part.kind() {
+            HirKind::Literal(literal) => match std::str::from_utf8(&literal.0) {
+                Ok(piece) if !piece.contains('*') && !piece.contains(char::is_whitespace) => text.push_str(piece),
+                _ => {
+                    whole = false;
+                    break;
+                }
+            },
+            HirKind::Repetition(rep) if rep.min >= 1 && matches!(rep.sub.kind(), HirKind::Class(c) if is_space(c)) => text.push(' '),
+            HirKind::Class(class) if is_space(class) => text.push(' '),
+            HirKind::Look(Look::End) if at + 1 == rest.len() => {}
+            _ => {
+                whole = false;
+                break;
+            }
+        }
+    }
+    let ends_exactly = whole && rest.last().is_some_and(|p| matches!(p.kind(), HirKind::Look(Look::End)));
+    let text = text.trim_end().to_owned();
+    (!text.is_empty() && !text.contains("  ")).then(|| if ends_exactly { text } else { format!("{text}*") })
+}
+
+/// Word prefixes one of which every command a rule matches starts with, as whole words (`git`
+/// for `^git\s+push\b`, `git push` for the glob `git push * --force`): what a format that has
+/// only word prefixes writes for a deny or confirm rule it cannot say exactly, which then
+/// matches more. `None` when the rule pins no whole word (`* --force`, `^git\b`, which also
+/// matches `git-lfs`) or ignores case.
+pub(crate) fn leading_words(rule: &RuleSpec) -> Option<Vec<String>> {
+    let words_of = |head: &str, whole: bool| -> Vec<String> {
+        let mut words: Vec<String> = head.split_whitespace().map(str::to_owned).collect();
+        if !whole && !head.ends_with(char::is_whitespace) {
+            words.pop();
+        }
+        words
+    };
+    let heads: Vec<Vec<String>> = match crate::policy::MatcherKind::of(rule) {
+        crate::policy::MatcherKind::Prefix => vec![words_of(rule.text(), true)],
+        crate::policy::MatcherKind::Tokens => claude::expand_tokens(rule.text())?.iter().map(|l| words_of(l, true)).collect(),
+        crate::policy::MatcherKind::Glob => {
+            let glob = rule.text().strip_suffix(":*").map_or_else(|| rule.text().to_owned(), |head| format!("{head} *"));
+            let head = glob.split('*').next().unwrap_or_default();
+            vec![words_of(head, !glob.contains('*'))]
+        }
+        crate::policy::MatcherKind::Regex if rule.case_sensitive => {
+            guard::regex_heads(rule.text())?.iter().map(|h| words_of(h, false)).collect()
+        }
+        _ => return None,
+    };
+    if heads.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let mut lines: Vec<String> = heads.iter().map(|w| w.join(" ")).collect();
+    lines.sort();
+    lines.dedup();
+    Some(lines)
 }
 
 /// Every rule of a policy with its place, in layer order.

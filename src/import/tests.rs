@@ -1304,3 +1304,279 @@ fn an_import_carries_its_working_directory_and_home_into_the_policy() {
     }
     assert_eq!(terminal(&r, "cat ~/notes.txt"), Allow);
 }
+
+// ---- Exports and imports never looser than their source ----
+
+/// A policy of layers given as (name, kind, tool, list, rule).
+fn policy_of(rules: &[(&str, LayerKind, &str, ListKind, RuleSpec)]) -> PolicySpec {
+    let mut spec = PolicySpec::default();
+    spec.tool_kinds.insert(MCP_TOOL.into(), crate::policy::InputKind::McpCall);
+    for (name, kind, tool, list, rule) in rules {
+        if !spec.layers.iter().any(|l| l.name == *name) {
+            spec.layers.push(LayerSpec { name: (*name).into(), kind: *kind, ..LayerSpec::default() });
+        }
+        let layer = spec.layers.iter_mut().find(|l| l.name == *name).unwrap();
+        list_of(layer.tools.entry((*tool).to_owned()).or_default(), *list).push(rule.clone());
+    }
+    spec
+}
+
+/// The files of an export, read back with the same format's importer.
+fn read_back(format: PeerFormat, exported: &ExportResult) -> ImportResult {
+    let sources: Vec<ImportSource> = exported.files.iter().map(|f| source(f.scope, &f.text)).collect();
+    import(format, &sources, &context()).unwrap()
+}
+
+fn file_of(exported: &ExportResult, scope: SourceScope) -> &str {
+    exported.files.iter().find(|f| f.scope == scope).map(|f| f.text.as_str()).unwrap_or_else(|| panic!("{scope:?}: {exported:#?}"))
+}
+
+fn entry_for<'r>(exported: &'r ExportResult, rule: &str) -> &'r ExportReport {
+    exported.report.iter().find(|e| e.rule == rule).unwrap_or_else(|| panic!("{rule}: {:#?}", exported.report))
+}
+
+/// VS Code reads one value per key: a layer that denies and allows the prefix `rm` writes the key
+/// `false`, which asks (VS Code cannot refuse), never `true`.
+#[test]
+fn vscode_one_key_for_a_deny_and_an_allow_stays_false() {
+    use ListKind::{AlwaysAllow, AlwaysDeny};
+    let policy = policy_of(&[
+        ("user", LayerKind::User, TERMINAL, AlwaysDeny, RuleSpec::prefix("rm")),
+        ("user", LayerKind::User, TERMINAL, AlwaysAllow, RuleSpec::prefix("rm")),
+    ]);
+    let out = export(PeerFormat::Vscode, &policy, &context());
+    let file: serde_json::Value = serde_json::from_str(file_of(&out, SourceScope::User)).unwrap();
+    assert_eq!(file[vscode::SETTING][r"/^rm(\s|$)/"], serde_json::json!(false), "{file:#}");
+    assert_eq!(terminal(&read_back(PeerFormat::Vscode, &out), "rm -rf x"), Confirm);
+    let deny = out.report.iter().find(|e| e.place.list == Some(AlwaysDeny)).unwrap();
+    assert_eq!((deny.translation, deny.why.as_deref()), (Translation::Impossible, Some(vscode::DENY_ASKS)));
+    assert_ne!(out.report.iter().find(|e| e.place.list == Some(AlwaysAllow)).unwrap().translation, Translation::Exact);
+}
+
+/// VS Code takes the higher scope's value of a key (workspace over user): a key a user's confirm
+/// or deny rule writes is `false` in the workspace file too, where a project's allow rule has it.
+#[test]
+fn vscode_a_key_in_two_scopes_is_false_in_each() {
+    use ListKind::{AlwaysAllow, AlwaysConfirm, AlwaysDeny};
+    for (list, command) in [(AlwaysConfirm, "git push"), (AlwaysDeny, "rm")] {
+        let policy = policy_of(&[
+            ("user", LayerKind::User, TERMINAL, list, RuleSpec::prefix(command)),
+            ("project", LayerKind::Project, TERMINAL, AlwaysAllow, RuleSpec::prefix(command)),
+        ]);
+        let out = export(PeerFormat::Vscode, &policy, &context());
+        for scope in [SourceScope::User, SourceScope::Project] {
+            let file: serde_json::Value = serde_json::from_str(file_of(&out, scope)).unwrap();
+            let values: Vec<&serde_json::Value> = file[vscode::SETTING].as_object().unwrap().values().collect();
+            assert_eq!(values, [&serde_json::json!(false)], "{scope:?}: {file:#}");
+        }
+        assert_eq!(terminal(&read_back(PeerFormat::Vscode, &out), &format!("{command} x")), Confirm, "{command}");
+        let allow = out.report.iter().find(|e| e.place.list == Some(AlwaysAllow)).unwrap();
+        assert_eq!(allow.translation, Translation::Stricter, "{allow:?}");
+    }
+}
+
+/// VS Code's shipped map approves `cat`, `find`, `ls`, `sed` …: every exported file sets
+/// `ignoreDefaultAutoApproveRules`, so `cat /etc/shadow` asks where the policy refuses it.
+#[test]
+fn vscode_export_drops_the_shipped_defaults() {
+    let policy = policy_of(&[("user", LayerKind::User, "read_file", ListKind::AlwaysDeny, RuleSpec::path("/etc/**", Some("/p".into())))]);
+    assert_eq!(Policy::new(policy.clone()).outcome(TERMINAL, &["cat /etc/shadow".into()]), Deny);
+    let out = export(PeerFormat::Vscode, &policy, &context());
+    assert!(!out.files.is_empty());
+    for file in &out.files {
+        let value: serde_json::Value = serde_json::from_str(&file.text).unwrap();
+        assert_eq!(value[vscode::IGNORE_DEFAULTS], serde_json::json!(true), "{}", file.text);
+    }
+    // Read back with VS Code's defaults included unless a file drops them.
+    let back = read_back(PeerFormat::Vscode, &out);
+    for command in ["cat /etc/shadow", "ls /etc", "sed -n 1p /etc/shadow", "find /etc"] {
+        assert_eq!(terminal(&back, command), Confirm, "{command}");
+    }
+}
+
+/// Gemini CLI ranks the admin tier above the user's: a user's deny of `git push` is written into
+/// the admin file too when it holds an allow of `git`, at 999 there, above the allow.
+#[test]
+fn gemini_an_admin_allow_never_outranks_a_users_deny() {
+    use ListKind::{AlwaysAllow, AlwaysDeny};
+    let policy = policy_of(&[
+        ("managed", LayerKind::Managed, TERMINAL, AlwaysAllow, RuleSpec::prefix("git")),
+        ("user", LayerKind::User, TERMINAL, AlwaysDeny, RuleSpec::prefix("git push")),
+    ]);
+    let out = export(PeerFormat::GeminiCli, &policy, &context());
+    let deny = "toolName = \"run_shell_command\"\ncommandPrefix = [\"git push\"]\ndecision = \"deny\"\npriority = 999";
+    for scope in [SourceScope::Managed, SourceScope::User] {
+        assert!(file_of(&out, scope).contains(deny), "{scope:?}: {}", file_of(&out, scope));
+    }
+    let allow = "commandPrefix = [\"git\"]\ndecision = \"allow\"\npriority = 100";
+    assert!(file_of(&out, SourceScope::Managed).contains(allow));
+    assert!(entry_for(&out, "git push").why.as_deref().unwrap().contains("admin policies too"));
+    assert_eq!(terminal(&read_back(PeerFormat::GeminiCli, &out), "git push origin"), Deny);
+    assert_eq!(terminal(&read_back(PeerFormat::GeminiCli, &out), "git status"), Allow);
+}
+
+/// Gemini CLI does not load workspace policies: a project's deny reaches the user's file (and
+/// applies in every project, which the report says); a project's allow is not written.
+#[test]
+fn gemini_a_project_deny_reaches_a_file_gemini_loads() {
+    use ListKind::{AlwaysAllow, AlwaysDeny};
+    let policy = policy_of(&[
+        ("project", LayerKind::Project, TERMINAL, AlwaysDeny, RuleSpec::prefix("rm")),
+        ("project", LayerKind::Project, TERMINAL, AlwaysAllow, RuleSpec::prefix("make")),
+    ]);
+    let out = export(PeerFormat::GeminiCli, &policy, &context());
+    assert!(out.files.iter().all(|f| f.scope != SourceScope::Project), "{out:#?}");
+    assert!(file_of(&out, SourceScope::User).contains("commandPrefix = [\"rm\"]\ndecision = \"deny\"\npriority = 999"));
+    let deny = entry_for(&out, "rm");
+    assert_eq!((deny.translation, deny.why.as_deref()), (Translation::Stricter, Some(gemini::WORKSPACE_TO_USER)));
+    let allow = entry_for(&out, "make");
+    assert_eq!((allow.translation, allow.why.as_deref()), (Translation::Impossible, Some(gemini::WORKSPACE_INERT)));
+    assert_eq!(terminal(&read_back(PeerFormat::GeminiCli, &out), "rm -rf x"), Deny);
+}
+
+/// A shell ask with no command pattern lets Gemini CLI run the commands it deems safe; the
+/// policy's default is written as a catch-all with `commandRegex = ".*"`, at priority 1, and
+/// read back as the default, not as a rule.
+#[test]
+fn gemini_the_policys_default_is_a_catch_all_below_every_rule() {
+    let policy = policy_of(&[("user", LayerKind::User, TERMINAL, ListKind::AlwaysAllow, RuleSpec::prefix("git status"))]);
+    let out = export(PeerFormat::GeminiCli, &policy, &context());
+    let user = file_of(&out, SourceScope::User);
+    assert!(user.contains("toolName = \"run_shell_command\"\ncommandRegex = \".*\"\ndecision = \"ask_user\"\npriority = 1"), "{user}");
+    assert!(user.contains("toolName = \"read_file\"\ndecision = \"ask_user\"\npriority = 1"), "{user}");
+    let back = read_back(PeerFormat::GeminiCli, &out);
+    assert_eq!(terminal(&back, "git status"), Allow);
+    assert_eq!(terminal(&back, "cat x"), Confirm);
+    assert!(out.report.iter().all(|e| e.translation == Translation::Exact), "{:#?}", out.report);
+}
+
+/// A regex deny Claude Code cannot say as `Bash(…)` is written as the text every command it
+/// matches starts with, so `Bash(git *)` is never written alone.
+#[test]
+fn claude_a_regex_deny_is_never_dropped_beside_a_covering_allow() {
+    use ListKind::{AlwaysAllow, AlwaysDeny};
+    let policy = policy_of(&[
+        ("user", LayerKind::User, TERMINAL, AlwaysDeny, RuleSpec::regex(r"^git\s+push\b", true)),
+        ("user", LayerKind::User, TERMINAL, AlwaysAllow, RuleSpec::prefix("git")),
+    ]);
+    let out = export(PeerFormat::ClaudeCode, &policy, &context());
+    let user: serde_json::Value = serde_json::from_str(file_of(&out, SourceScope::User)).unwrap();
+    assert_eq!(user["permissions"]["deny"], serde_json::json!(["Bash(git push*)"]), "{user:#}");
+    assert_eq!(entry_for(&out, r"^git\s+push\b").translation, Translation::Stricter);
+    let back = read_back(PeerFormat::ClaudeCode, &out);
+    assert_eq!((terminal(&back, "git push origin"), terminal(&back, "git status")), (Deny, Allow));
+    // A regex with no text to start from cannot be written: the allow it may cover is left out.
+    let policy = policy_of(&[
+        ("user", LayerKind::User, TERMINAL, AlwaysDeny, RuleSpec::regex(r"push", true)),
+        ("user", LayerKind::User, TERMINAL, AlwaysAllow, RuleSpec::prefix("git")),
+    ]);
+    let out = export(PeerFormat::ClaudeCode, &policy, &context());
+    let allow = entry_for(&out, "git");
+    assert_eq!(allow.translation, Translation::Impossible);
+    assert!(allow.why.as_deref().unwrap().starts_with("it allows `git push`"), "{allow:?}");
+    assert_eq!(terminal(&read_back(PeerFormat::ClaudeCode, &out), "git push"), Confirm);
+}
+
+/// A glob deny Gemini CLI and Cursor cannot say exactly is written wider (the words every command
+/// it matches starts with, or Cursor's `command:args`), beside the allow of `git`; one with no
+/// literal first word leaves the allow out.
+#[test]
+fn gemini_and_cursor_never_write_an_allow_without_the_glob_deny_it_covers() {
+    use ListKind::{AlwaysAllow, AlwaysDeny};
+    let policy = policy_of(&[
+        ("user", LayerKind::User, TERMINAL, AlwaysDeny, RuleSpec::glob("git push * --force")),
+        ("user", LayerKind::User, TERMINAL, AlwaysAllow, RuleSpec::prefix("git")),
+    ]);
+    let gemini = export(PeerFormat::GeminiCli, &policy, &context());
+    assert!(file_of(&gemini, SourceScope::User).contains("commandPrefix = [\"git push\"]\ndecision = \"deny\"\npriority = 999"));
+    let cursor = export(PeerFormat::CursorCli, &policy, &context());
+    let file: serde_json::Value = serde_json::from_str(file_of(&cursor, SourceScope::User)).unwrap();
+    assert_eq!(file["permissions"]["deny"], serde_json::json!(["Shell(git:push * --force)"]));
+    for (format, out) in [(PeerFormat::GeminiCli, &gemini), (PeerFormat::CursorCli, &cursor)] {
+        assert_eq!(terminal(&read_back(format, out), "git push origin --force"), Deny, "{format:?}");
+    }
+    let policy = policy_of(&[
+        ("user", LayerKind::User, TERMINAL, AlwaysDeny, RuleSpec::glob("* --force")),
+        ("user", LayerKind::User, TERMINAL, AlwaysAllow, RuleSpec::prefix("git")),
+    ]);
+    for format in [PeerFormat::GeminiCli, PeerFormat::CursorCli] {
+        let out = export(format, &policy, &context());
+        let allow = entry_for(&out, "git");
+        assert_eq!(allow.translation, Translation::Impossible, "{format:?}: {allow:?}");
+        assert!(allow.written.is_empty());
+        assert_ne!(terminal(&read_back(format, &out), "git push --force"), Allow, "{format:?}");
+    }
+}
+
+/// The Cursor editor's permissions.json has no deny list: `github:*` is left out beside a deny
+/// of `github:delete_repo`, the report naming the call it would let through.
+#[test]
+fn cursor_editor_leaves_out_an_allow_its_missing_deny_would_limit() {
+    use ListKind::{AlwaysAllow, AlwaysDeny};
+    let policy = policy_of(&[
+        ("user", LayerKind::User, MCP_TOOL, AlwaysDeny, RuleSpec::mcp("github:delete_repo")),
+        ("user", LayerKind::User, MCP_TOOL, AlwaysAllow, RuleSpec::mcp("github:*")),
+        ("user", LayerKind::User, MCP_TOOL, AlwaysAllow, RuleSpec::mcp("jira:search")),
+    ]);
+    let out = export(PeerFormat::CursorEditor, &policy, &context());
+    let file: serde_json::Value = serde_json::from_str(file_of(&out, SourceScope::User)).unwrap();
+    assert_eq!(file["mcpAllowlist"], serde_json::json!(["jira:search"]));
+    let allow = entry_for(&out, "github:*");
+    assert!(allow.why.as_deref().unwrap().starts_with("it allows `github delete_repo`"), "{allow:?}");
+    let back = read_back(PeerFormat::CursorEditor, &out);
+    assert_eq!(decide(&back, MCP_TOOL, &["github", "delete_repo"]), Confirm);
+    assert_eq!(decide(&back, MCP_TOOL, &["jira", "search"]), Allow);
+}
+
+/// Cursor's `WebFetch(…)` deny holds for every spelling of its host: an IP address is read as a
+/// URL's host is (`127.1` and `2130706433` are `127.0.0.1`); a name outside ASCII, which the
+/// matcher cannot say, covers every fetch instead of vanishing; a port covers the host on every
+/// port. With `WebFetch(*)` allowed, none of these fetches runs.
+#[test]
+fn cursor_a_deny_holds_for_every_spelling_of_its_host() {
+    for (deny, url, translation) in [
+        ("[::1]", "http://[::1]:8080/", Translation::Exact),
+        ("[0:0::1]", "http://[::1]/", Translation::Exact),
+        ("127.0.0.1", "http://2130706433/", Translation::Stricter),
+        ("127.0.0.1", "http://127.1/", Translation::Stricter),
+        ("127.0.0.1", "http://[::ffff:7f00:1]/", Translation::Stricter),
+        ("bücher.de", "http://xn--bcher-kva.de/", Translation::Stricter),
+        ("example.com:8080", "https://example.com/", Translation::Stricter),
+        ("[::1]:8080", "http://[::1]/", Translation::Stricter),
+    ] {
+        let r = cursor(&format!(r#"{{ "allow": ["WebFetch(*)"], "deny": ["WebFetch({deny})"] }}"#));
+        assert_eq!(decide(&r, FETCH, &[url]), Deny, "{deny} {url}");
+        let entry = r.report.iter().find(|e| e.rule == format!("WebFetch({deny})")).unwrap();
+        assert_eq!(entry.translation, translation, "{entry:?}");
+        assert!(!entry.became.is_empty());
+    }
+    // An allow of an address translates; one the matcher cannot say is left out: the fetch asks.
+    let r = cursor(r#"{ "allow": ["WebFetch([::1])"] }"#);
+    assert_eq!(decide(&r, FETCH, &["http://[::1]/"]), Allow);
+    let r = cursor(r#"{ "allow": ["WebFetch(bücher.de)", "WebFetch(example.com:8080)"] }"#);
+    assert_eq!(decide(&r, FETCH, &["http://xn--bcher-kva.de/"]), Confirm);
+    assert_eq!(decide(&r, FETCH, &["http://example.com:8080/"]), Confirm);
+}
+
+/// The same holds for Claude Code's `WebFetch(domain:…)`.
+#[test]
+fn claude_a_deny_holds_for_every_spelling_of_its_host() {
+    let r = claude_user(r#"{ "allow": ["WebFetch"], "deny": ["WebFetch(domain:[::1])", "WebFetch(domain:bücher.de)"] }"#);
+    assert_eq!(decide(&r, FETCH, &["http://[::1]:8080/"]), Deny);
+    assert_eq!(decide(&r, FETCH, &["http://xn--bcher-kva.de/"]), Deny);
+    let r = claude_user(r#"{ "allow": ["WebFetch(domain:bücher.de)"] }"#);
+    assert_eq!(r.report[0].translation, Translation::Impossible);
+}
+
+/// A Codex `forbidden` rule whose first token a token prefix cannot hold is not dropped: each
+/// alternative becomes a word prefix.
+#[test]
+fn codex_a_forbidden_rule_with_an_unwritable_first_token_is_kept_wider() {
+    let r = codex(r#"prefix_rule(pattern=[["git push", "rm"], "-f"], decision="forbidden")"#);
+    for command in ["git push -f", "git push origin", "rm x"] {
+        assert_eq!(terminal(&r, command), Deny, "{command}");
+    }
+    assert_eq!(r.report[0].translation, Translation::Stricter);
+}
+
+mod never_looser;

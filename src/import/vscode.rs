@@ -4,8 +4,8 @@
 //!
 //! Source: microsoft/vscode
 //! `src/vs/workbench/contrib/terminalContrib/chatAgentTools/common/terminalChatAgentToolsConfiguration.ts`
-//! @00a3a64 (the setting's schema, its documented examples and its default map, which
-//! [`DEFAULTS`] copies) and `…/commandLineAutoApprover.ts` (a plain key is the regex
+//! (the setting's schema and its documented examples; the default map is [`DEFAULTS`]) and
+//! `…/commandLineAutoApprover.ts` (a plain key is the regex
 //! `^<escaped key>\b`, a key with `/` or `\` treats both as one separator and allows a leading
 //! `./`; `/…/flags` is a JavaScript regex, `g` ignored; an invalid regex or an empty key never
 //! matches; keys are case-sensitive). Scopes merge key by key (workspace over user over the
@@ -16,6 +16,10 @@
 //! `false` asks, it never refuses). A `matchCommandLine` rule tests the whole line: a `false` one
 //! becomes a confirm rule that sees the line and each sub-command (stricter); a `true` one cannot
 //! be said per sub-command without allowing more, so it is left out (stricter).
+//!
+//! The export ([`export`]) writes `chat.tools.terminal.ignoreDefaultAutoApproveRules` in every
+//! file, so the shipped map (which changes between releases) approves nothing the policy does
+//! not, and keeps a key `false` in every file that has it once a deny or confirm rule writes it.
 
 use super::{
     rules_of, Builder, ExportReport, ExportResult, ExportedFile, ImportContext, ImportError, ImportResult, ImportSource, SourceScope,
@@ -28,84 +32,140 @@ use std::collections::BTreeMap;
 /// The setting's key.
 pub const SETTING: &str = "chat.tools.terminal.autoApprove";
 
-/// VS Code's default map (terminalChatAgentToolsConfiguration.ts @00a3a64; it changes between
-/// releases): `true` entries run without asking, `false` entries always ask.
+/// VS Code's default map: `DEFAULT_TERMINAL_AUTO_APPROVE_RULES` of microsoft/vscode
+/// `src/vs/platform/agentHost/node/commandAutoApprover.ts`, the same map as the setting's default
+/// in `terminalChatAgentToolsConfiguration.ts` with its git, PowerShell and sort rules from
+/// `src/vs/platform/terminal/common/autoApprove/` (read from a copy of a 2026 release). `true`
+/// entries run without asking, `false` entries always ask. The map changes between releases:
+/// older ones approved `env`, `ps`, `jq` and `top`, which this one asks about, and newer ones add
+/// `false` entries for `sed` scripts that run or write files, with back-references toolgate's
+/// regex engine cannot read — so `sed` itself is left out (it asks here), and entries whose
+/// regex does not compile here allow nothing.
 pub const DEFAULTS: &[(&str, bool)] = &[
-    ("echo", true),
-    ("ls", true),
-    ("pwd", true),
-    ("cat", true),
-    ("head", true),
-    ("tail", true),
-    ("grep", true),
-    ("wc", true),
-    ("sort", true),
-    ("uniq", true),
-    ("tr", true),
-    ("cut", true),
-    ("cmp", true),
-    ("tree", true),
-    ("column", true),
-    ("which", true),
-    ("date", true),
-    ("time", true),
-    ("env", true),
-    ("printenv", true),
-    ("uname", true),
-    ("hostname", true),
-    ("ps", true),
-    ("whoami", true),
-    ("basename", true),
-    ("dirname", true),
-    ("realpath", true),
-    ("readlink", true),
-    ("stat", true),
-    ("file", true),
-    ("du", true),
-    ("df", true),
-    ("jq", true),
-    ("sleep", true),
-    ("Start-Sleep", true),
-    ("/Get-[a-z0-9]/i", true),
-    ("/Select-[a-z0-9]/i", true),
-    ("/Measure-[a-z0-9]/i", true),
-    ("/Compare-[a-z0-9]/i", true),
-    ("/PeerFormat-[a-z0-9]/i", true),
-    ("/Sort-[a-z0-9]/i", true),
-    ("Write-Host", true),
-    ("Write-Output", true),
-    ("Split-Path", true),
-    ("Join-Path", true),
-    ("find", true),
-    (r"/find\b.*-exec(dir)?\b/", false),
-    ("top", true),
-    (r"/top\b.*-(k|r)\b/", false),
-    ("rm", false),
-    ("rmdir", false),
-    ("del", false),
-    ("Remove-Item", false),
-    ("ri", false),
-    ("rd", false),
-    ("erase", false),
-    ("kill", false),
-    ("Stop-Process", false),
-    ("spps", false),
-    ("taskkill", false),
-    ("taskkill.exe", false),
-    ("curl", false),
-    ("wget", false),
-    ("Invoke-RestMethod", false),
-    ("Invoke-WebRequest", false),
-    ("irm", false),
-    ("iwr", false),
-    ("chmod", false),
-    ("chown", false),
-    ("Set-ItemProperty", false),
-    ("sp", false),
-    ("Set-Acl", false),
-    ("eval", false),
-    ("Invoke-Expression", false),
-    ("iex", false),
+    (r"cd", true),
+    (r"echo", true),
+    (r"ls", true),
+    (r"dir", true),
+    (r"pwd", true),
+    (r"cat", true),
+    (r"head", true),
+    (r"tail", true),
+    (r"findstr", true),
+    (r"wc", true),
+    (r"tr", true),
+    (r"cut", true),
+    (r"cmp", true),
+    (r"which", true),
+    (r"basename", true),
+    (r"dirname", true),
+    (r"realpath", true),
+    (r"readlink", true),
+    (r"stat", true),
+    (r"file", true),
+    (r"od", true),
+    (r"du", true),
+    (r"df", true),
+    (r"sleep", true),
+    (r"nl", true),
+    (r"grep", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+status\b/", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+log\b/", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+log\b.*\s--output(=|\s|$)/", false),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+show\b/", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+diff\b/", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+ls-files\b/", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+grep\b/", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+branch\b/", true),
+    (r"/^git(\s+(-C\s+\S+|--no-pager))*\s+branch\b.*\s-(d|D|m|M|-delete|-force)\b/", false),
+    (r"/^docker\s+(ps|images|info|version|inspect|logs|top|stats|port|diff|search|events)\b/", true),
+    (r"/^docker\s+(container|image|network|volume|context|system)\s+(ls|ps|inspect|history|show|df|info)\b/", true),
+    (r"/^docker\s+compose\s+(ps|ls|top|logs|images|config|version|port|events)\b/", true),
+    (r"Get-ChildItem", true),
+    (r"Get-Content", true),
+    (r"Get-Date", true),
+    (r"Get-Random", true),
+    (r"Get-Location", true),
+    (r"Set-Location", true),
+    (r"Write-Host", true),
+    (r"Write-Output", true),
+    (r"Out-String", true),
+    (r"Split-Path", true),
+    (r"Join-Path", true),
+    (r"Start-Sleep", true),
+    (r"Where-Object", true),
+    (r"/^Select-[a-z0-9]/i", true),
+    (r"/^Measure-[a-z0-9]/i", true),
+    (r"/^Compare-[a-z0-9]/i", true),
+    (r"/^Format-[a-z0-9]/i", true),
+    (r"/^Sort-[a-z0-9]/i", true),
+    (
+        r"/^npm\s+(ls|list|outdated|view|info|show|explain|why|root|prefix|bin|search|doctor|fund|repo|bugs|docs|home|help(-search)?)\b/",
+        true,
+    ),
+    (r"/^npm\s+config\s+(list|get)\b/", true),
+    (r"/^npm\s+pkg\s+get\b/", true),
+    (r"/^npm\s+audit$/", true),
+    (r"/^npm\s+cache\s+verify\b/", true),
+    (r"/^yarn\s+(list|outdated|info|why|bin|help|versions)\b/", true),
+    (r"/^yarn\s+licenses\b/", true),
+    (r"/^yarn\s+audit\b(?!.*\bfix\b)/", true),
+    (r"/^yarn\s+config\s+(list|get)\b/", true),
+    (r"/^yarn\s+cache\s+dir\b/", true),
+    (r"/^pnpm\s+(ls|list|outdated|why|root|bin|doctor)\b/", true),
+    (r"/^pnpm\s+licenses\b/", true),
+    (r"/^pnpm\s+audit\b(?!.*\bfix\b)/", true),
+    (r"/^pnpm\s+config\s+(list|get)\b/", true),
+    (r"npm ci", true),
+    (r"/^yarn\s+install\s+--frozen-lockfile\b/", true),
+    (r"/^pnpm\s+install\s+--frozen-lockfile\b/", true),
+    (r"column", true),
+    (r"/^column\b.*\s-c\s+[0-9]{4,}/", false),
+    (r"date", true),
+    (r"/^date\b.*\s(-s|--set)\b/", false),
+    (r"find", true),
+    (r"/^find\b.*\s-(delete|exec|execdir|fprint|fprintf|fls|ok|okdir)\b/", false),
+    (r"rg", true),
+    (r"/^rg\b.*\s(--pre|--hostname-bin)\b/", false),
+    (r"/^sed\b.*\s(-[a-zA-Z]*(e|f)[a-zA-Z]*|--expression|--file)\b/", false),
+    (r"/^sed\b.*s\/.*\/.*\/[ew]/", false),
+    (r"/^sed\b.*;W/", false),
+    (r"sort", true),
+    (r"/^sort\b.*\s-(o|S)\b/", false),
+    (r"tree", true),
+    (r"/^tree\b.*\s-o\b/", false),
+    (r"/^xxd$/", true),
+    (r"/^xxd\b(\s+-\S+)*\s+[^-\s]\S*$/", true),
+    (r"rm", false),
+    (r"rmdir", false),
+    (r"del", false),
+    (r"Remove-Item", false),
+    (r"ri", false),
+    (r"rd", false),
+    (r"erase", false),
+    (r"dd", false),
+    (r"kill", false),
+    (r"ps", false),
+    (r"top", false),
+    (r"Stop-Process", false),
+    (r"spps", false),
+    (r"taskkill", false),
+    (r"taskkill.exe", false),
+    (r"curl", false),
+    (r"wget", false),
+    (r"Invoke-RestMethod", false),
+    (r"Invoke-WebRequest", false),
+    (r"irm", false),
+    (r"iwr", false),
+    (r"chmod", false),
+    (r"chown", false),
+    (r"Set-ItemProperty", false),
+    (r"sp", false),
+    (r"Set-Acl", false),
+    (r"jq", false),
+    (r"xargs", false),
+    (r"eval", false),
+    (r"Invoke-Expression", false),
+    (r"iex", false),
 ];
 
 /// One entry's value.
@@ -298,23 +358,40 @@ fn invalid(path: &str, message: &str) -> ImportError {
 
 // ---- export ----
 
-/// Writes the policy's terminal rules as `chat.tools.terminal.autoApprove`, one settings file per scope.
+/// The setting that drops VS Code's shipped auto-approve rules.
+pub const IGNORE_DEFAULTS: &str = "chat.tools.terminal.ignoreDefaultAutoApproveRules";
+
+/// Why a deny rule becomes `false`.
+pub const DENY_ASKS: &str = "VS Code cannot refuse a command: written as `false`, which asks";
+
+/// The settings file a layer's keys go to: a project's (and Claude Code's local) to the
+/// workspace, the others to the user's. An untrusted project's deny and confirm rules go to the
+/// user's too: VS Code reads no `autoApprove` of an untrusted workspace (the setting is
+/// `restricted`), yet toolgate applies them.
+fn file_of(layer: &crate::policy::LayerSpec, list: ListKind) -> SourceScope {
+    match super::scope_of(layer) {
+        SourceScope::Project | SourceScope::Local if layer.trusted || list == ListKind::AlwaysAllow => SourceScope::Project,
+        _ => SourceScope::User,
+    }
+}
+
+/// Writes the policy's terminal rules as `chat.tools.terminal.autoApprove`: a user settings file
+/// (always written) and a workspace one.
+///
+/// VS Code merges the setting key by key, the higher scope's value winning (workspace over user,
+/// `configurationModels.ts` `mergeContents`), and within the merged map a `false` entry asks
+/// whatever `true` entries match (`commandLineAutoApprover.ts` `isCommandAutoApproved`). So a
+/// key written for a deny or confirm rule is `false` in every file that has it: a key that is
+/// also an allow rule's, in the same layer or another, stays `false`. Each file sets
+/// `chat.tools.terminal.ignoreDefaultAutoApproveRules`, so VS Code's shipped map (`cat`, `find`,
+/// `sed`, … approved; it changes between releases) approves nothing the policy does not.
 pub fn export(policy: &PolicySpec) -> ExportResult {
-    let mut files: BTreeMap<SourceScope, Map<String, Value>> = BTreeMap::new();
+    // Each key's entries: the file, whether it approves, and the report entry it came from.
+    let mut keys: BTreeMap<String, Vec<(SourceScope, bool, usize)>> = BTreeMap::new();
     let mut report = Vec::new();
     for (place, rule) in rules_of(policy) {
         let Some(list) = place.list else { continue };
-        let scope = policy.layers.iter().find(|l| l.name == place.layer).map_or(SourceScope::User, super::scope_of);
-        if scope == SourceScope::Defaults {
-            report.push(ExportReport {
-                place,
-                rule: rule.text().to_owned(),
-                translation: Translation::Exact,
-                why: Some("a default: not written".into()),
-                written: Vec::new(),
-            });
-            continue;
-        }
+        let Some(layer) = policy.layers.iter().find(|l| l.name == place.layer) else { continue };
         if place.tool != TERMINAL {
             report.push(ExportReport {
                 place: place.clone(),
@@ -325,34 +402,62 @@ pub fn export(policy: &PolicySpec) -> ExportResult {
             });
             continue;
         }
-        let (key, mut translation, mut why) = match export_key(rule) {
-            Some(key) => (key, Translation::Exact, None),
-            None => {
-                report.push(ExportReport {
-                    place,
-                    rule: rule.text().to_owned(),
-                    translation: Translation::Impossible,
-                    why: Some("this rule kind cannot be written as a regex".into()),
-                    written: Vec::new(),
-                });
-                continue;
-            }
+        let Some(key) = export_key(rule) else {
+            report.push(ExportReport {
+                place,
+                rule: rule.text().to_owned(),
+                translation: Translation::Impossible,
+                why: Some("this rule kind cannot be written as a regex".into()),
+                written: Vec::new(),
+            });
+            continue;
         };
-        if list == ListKind::AlwaysDeny {
-            translation = Translation::Impossible;
-            why = Some("VS Code cannot refuse a command: written as `false`, which asks".into());
-        }
-        files.entry(scope).or_default().insert(key.clone(), json!(list == ListKind::AlwaysAllow));
+        let file = file_of(layer, list);
+        let (translation, why) = match list {
+            ListKind::AlwaysDeny => (Translation::Impossible, Some(DENY_ASKS.to_owned())),
+            _ if file == SourceScope::User && super::scope_of(layer) != SourceScope::User && !layer.trusted => (
+                Translation::Stricter,
+                Some(
+                    "written to the user's settings: VS Code reads no autoApprove of an untrusted workspace; it applies in every workspace"
+                        .into(),
+                ),
+            ),
+            _ => (Translation::Exact, None),
+        };
+        keys.entry(key.clone()).or_default().push((file, list == ListKind::AlwaysAllow, report.len()));
         report.push(ExportReport { place, rule: rule.text().to_owned(), translation, why, written: vec![key] });
+    }
+    let mut files: BTreeMap<SourceScope, Map<String, Value>> = BTreeMap::new();
+    files.entry(SourceScope::User).or_default();
+    for (key, entries) in &keys {
+        let approve = entries.iter().all(|(_, approve, _)| *approve);
+        for (file, approves, at) in entries {
+            files.entry(*file).or_default().insert(key.clone(), json!(approve));
+            if *approves && !approve {
+                if let Some(entry) = report.get_mut(*at) {
+                    entry.translation = Translation::Stricter;
+                    entry.why = Some(format!(
+                        "a deny or confirm rule is written as the same key: VS Code reads one value per key, so `{key}` is `false` (asks)"
+                    ));
+                }
+            }
+        }
     }
     let files = files
         .into_iter()
         .map(|(scope, map)| ExportedFile {
             scope,
-            text: serde_json::to_string_pretty(&json!({ SETTING: Value::Object(map) })).unwrap_or_default() + "\n",
+            text: serde_json::to_string_pretty(&json!({ IGNORE_DEFAULTS: true, SETTING: Value::Object(map) })).unwrap_or_default() + "\n",
         })
         .collect();
     ExportResult { files, report }
+}
+
+/// Whether the export writes a key VS Code applies to the commands a rule matches: a `false`
+/// key asks before any `true` key approves (`isCommandAutoApproved`), so a deny rule written as
+/// one is carried as a question, which is all VS Code can do.
+pub(crate) fn carries(place: &super::RulePlace, rule: &RuleSpec) -> Option<Translation> {
+    (place.tool == TERMINAL && export_key(rule).is_some()).then_some(Translation::Exact)
 }
 
 fn export_key(rule: &RuleSpec) -> Option<String> {

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 /// Why a deny or confirm rule cannot be written.
 pub const NO_DENY_LIST: &str =
-    "permissions.json has only allow lists: the editor asks for calls no entry allows, but cannot refuse them, and an entry that also matches would run them";
+    "permissions.json has only allow lists: the editor asks for calls no entry allows but cannot refuse them, so the allow rules that may meet this one are left out";
 /// Why a project's allow rule cannot be written.
 pub const GLOBAL_ONLY: &str = "permissions.json is global: a project's allow rule written there would apply in every project";
 /// How a terminal entry is read (Cursor is silent).
@@ -99,6 +99,13 @@ pub fn export(policy: &PolicySpec) -> ExportResult {
     report.extend(defaults(policy));
     let text = serde_json::to_string_pretty(&json!({ "mcpAllowlist": mcp, "terminalAllowlist": terminal })).unwrap_or_default() + "\n";
     ExportResult { files: vec![ExportedFile { scope: SourceScope::User, text }], report }
+}
+
+/// Whether the export writes an entry for an allow rule that the editor applies to at most the
+/// calls the rule matches; a deny or confirm rule is never carried (the file has no such list).
+pub(crate) fn carries(place: &RulePlace, rule: &RuleSpec, layer: &crate::policy::LayerSpec) -> Option<Translation> {
+    let written = place.list == Some(ListKind::AlwaysAllow) && !matches!(scope_of(layer), SourceScope::Project | SourceScope::Local);
+    Some(entries_for(&place.tool, rule).1).filter(|t| written && *t != Translation::Impossible)
 }
 
 /// The entries one allow rule becomes.
