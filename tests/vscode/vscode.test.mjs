@@ -252,7 +252,7 @@ test('"toolgate: Play agent calls" asks with the session\'s answers; "always in 
 
   // The prompt names the narrow rule a lasting answer grants, never the whole terminal (VS Code
   // orders a dialog's buttons per platform).
-  const lint = await s.answerDialog(/An answer that lasts allows `npm run` only/, 'Always in this workspace');
+  const lint = await s.answerDialog(/An answer that lasts allows `npm run lint` only/, 'Always in this workspace');
   assert.deepEqual(lint.filter((b) => b !== 'Cancel').sort(), [
     'Allow for 1 hour', 'Allow for this session', 'Allow once', 'Always', 'Always in this workspace', 'Deny',
   ]);
@@ -266,7 +266,7 @@ test('"toolgate: Play agent calls" asks with the session\'s answers; "always in 
   const now = await s.hostDecisions(calls);
   assert.deepEqual(now.map((d) => d.outcome), ['allow', 'confirm', 'allow', 'deny', 'allow']);
   assert.equal(now[0].rule.layer, 'project');
-  assert.ok(readJson(s.workspaceSettingsFile)['toolgate.rules'].tools.terminal.alwaysAllow.some((r) => r.pattern === '^npm\\s+run(\\s|$)'));
+  assert.ok(readJson(s.workspaceSettingsFile)['toolgate.rules'].tools.terminal.alwaysAllow.some((r) => r.pattern === '^npm\\s+run\\s+lint(\\s|$)'));
   assert.ok(readJson(s.userSettingsFile)['toolgate.mcp'].mcpAllowedTools.includes('linear:create_issue'));
   // The open settings page was told (`load`): it shows the new entry, and decides as the host.
   await s.frame.waitForFunction(() => [...document.querySelectorAll('#tg-mcp-entries input')].some((e) => e.value === 'linear:create_issue'), null, { timeout: UI_MS });
@@ -312,15 +312,15 @@ test('a session answer stops the asking until the session ends, and an hour\'s a
 test('the settings page shows the session: a grant made at a prompt appears there and is revoked there; axe finds no violation', { timeout: 180000 }, async () => {
   const call = { tool: 'terminal', input: 'poetry run pytest -q' };
   const play = s.send({ action: 'play', calls: [call] });
-  await s.answerDialog(/allows `poetry run` only/, 'Allow for this session');
+  await s.answerDialog(/allows `poetry run pytest` only/, 'Allow for this session');
   await s.answer(play);
   // The page was told: the grant is listed, with how long it lasts.
   await s.frame.waitForFunction(() => [...document.querySelectorAll('#tg-grants-table tbody tr')]
-    .some((r) => r.cells[0].textContent === 'poetry run' && r.cells[2].textContent === 'for this session'), null, { timeout: UI_MS });
-  await s.frame.click('button[aria-label="Revoke poetry run for terminal"]');
-  await s.waitUntil(async () => !(await s.ask({ action: 'grants' })).grants.some((g) => g.display === '`poetry run`'));
+    .some((r) => r.cells[0].textContent === 'poetry run pytest' && r.cells[2].textContent === 'for this session'), null, { timeout: UI_MS });
+  await s.frame.click('button[aria-label="Revoke poetry run pytest for terminal"]');
+  await s.waitUntil(async () => !(await s.ask({ action: 'grants' })).grants.some((g) => g.display === '`poetry run pytest`'));
   assert.equal((await s.ask({ action: 'session', calls: [call] })).decisions[0].outcome, 'confirm', 'revoked: it asks again');
-  await s.frame.waitForFunction(() => ![...document.querySelectorAll('#tg-grants-table tbody tr')].some((r) => r.cells[0].textContent === 'poetry run'), null, { timeout: UI_MS });
+  await s.frame.waitForFunction(() => ![...document.querySelectorAll('#tg-grants-table tbody tr')].some((r) => r.cells[0].textContent === 'poetry run pytest'), null, { timeout: UI_MS });
   // The decision log lists the call, and what the person answered.
   assert.ok((await s.frame.locator('#tg-log-table tbody tr').allTextContents()).some((t) => /poetry run pytest -q.*you allowed it \(for this session\)/.test(t)));
   // axe is given to the frame as DevTools gives a script, which the page's CSP does not govern.
