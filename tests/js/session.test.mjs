@@ -70,8 +70,8 @@ test('a prompt offers each scope, and each answer lasts as long as its scope say
   // timed: stops at its time by the host's clock, with a duration of the answer's own
   const t = s.decide('terminal', 'make', { now: 10 });
   assert.equal(s.answer({ callId: t.callId, allow: true, scope: 'timed', durationMs: 90_000 }, 10).grant.expiresAt, 90_010);
-  assert.equal(s.decide('terminal', 'make all', { now: 90_009 }).decision.outcome, 'allow');
-  assert.equal(s.decide('terminal', 'make all', { now: 90_010 }).decision.outcome, 'confirm');
+  assert.equal(s.decide('terminal', 'make', { now: 90_009 }).decision.outcome, 'allow');
+  assert.equal(s.decide('terminal', 'make', { now: 90_010 }).decision.outcome, 'confirm');
   assert.ok(s.log().records.some((r) => r.event === 'expire'));
 });
 
