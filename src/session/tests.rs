@@ -784,7 +784,6 @@ fn a_hook_never_lifts_a_prompt_nor_grants_and_may_refuse() {
     assert_eq!(by_hook, [Some(Outcome::Deny); 5]);
 }
 
-/// Native only: proptest is not built for wasm32.
 #[cfg(not(target_arch = "wasm32"))]
 mod failing_calls {
     //! Over random sessions and calls, some of them bad (unknown ids, answers not offered,
