@@ -66,15 +66,19 @@ const builds = [
   { target: 'nodejs', dir: 'engine/node', name: 'toolgate_engine', type: 'commonjs', features: ['--no-default-features', '--features', 'engine'] },
   { target: 'web', dir: 'engine/web', name: 'toolgate_engine', type: 'module', features: ['--no-default-features', '--features', 'engine'] },
   // The engine plus lint, import/export and the settings validator (`toolgate/tools`): what a CLI, a
-  // settings page's host or an importer needs, kept out of the module that only decides.
-  // Built with the settings page's glue to its host (feature `webview`, which adds the MCP API and
-  // gloo), so the page's module is this one: one .wasm for the CLI, a host and the webview. No
-  // decision on an agent's hot path runs here, so it is optimised for size (`z`): the page and
-  // the package are a third lighter (docs/benchmark.md).
-  { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'webview'], forSize: true },
-  { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'webview'], forSize: true },
+  // settings page's host or an importer needs, kept out of the module that only decides. No
+  // decision on an agent's hot path runs here, so it is optimised for size (`z`): the package is a
+  // third lighter (docs/benchmark.md).
+  { target: 'nodejs', dir: 'tools/node', name: 'toolgate_tools', type: 'commonjs', features: ['--no-default-features', '--features', 'tools'], forSize: true },
+  { target: 'web', dir: 'tools/web', name: 'toolgate_tools', type: 'module', features: ['--no-default-features', '--features', 'tools'], forSize: true },
+  // The settings page's own two modules, web only, their raw glue as the page has always used:
+  // its glue to the host (`webview`, a few dozen KB, so the page draws the
+  // stored settings at once) and what validates and saves a draft (`settings`). "Try a call"
+  // and the importers load the engine's and the tools' modules when they are used.
+  { target: 'web', dir: 'settings-page/link', name: 'toolgate_link', type: 'module', features: ['--no-default-features', '--features', 'webview'], forSize: true, page: true },
+  { target: 'web', dir: 'settings-page/validator', name: 'toolgate_validator', type: 'module', features: ['--no-default-features', '--features', 'settings'], forSize: true, page: true },
 ];
-for (const { target, dir, name, type, features, forSize } of builds) {
+for (const { target, dir, name, type, features, forSize, page } of builds) {
   const out = join(pkg, dir);
   run('wasm-pack', ['--quiet', 'build', '--mode', 'no-install', '--release', '--weak-refs', '--target', target,
     '--out-dir', out, '--out-name', name, '--no-pack', ...(features.length ? ['--', ...features] : [])],
@@ -88,7 +92,7 @@ for (const { target, dir, name, type, features, forSize } of builds) {
   }
   // Tells Node how to load this folder's .js: CommonJS for the Node builds, ESM for the web builds.
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
-  makeResilient(out, name, type);
+  if (!page) makeResilient(out, name, type);
 }
 
 /**

@@ -22,6 +22,8 @@ cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features mcp -- -D warnings
 cargo clippy --quiet --no-default-features --features mcp --test lean_build --test mcp_decision -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features engine -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features tools -- -D warnings
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features settings -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features webview -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features engine,trap-test -- -D warnings
 

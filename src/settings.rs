@@ -281,18 +281,35 @@ pub fn read_context(json: &str) -> Result<PageContext, Problem> {
 
 /// Validates a draft given as JSON text: an unreadable draft is an error, never a panic or a throw.
 pub fn validate_json(draft: &str, context: &PageContext) -> SettingsValidation {
+    validate_json_with::<true>(draft, context)
+}
+
+/// [`validate_json`] without lint's findings: the same errors, and every warning but lint's. The
+/// settings page's own module checks drafts with this, so that it holds neither lint nor the
+/// engine lint decides with; the page asks the tools' module for the findings later.
+pub fn validate_json_without_lint(draft: &str, context: &PageContext) -> SettingsValidation {
+    validate_json_with::<false>(draft, context)
+}
+
+fn validate_json_with<const LINT: bool>(draft: &str, context: &PageContext) -> SettingsValidation {
     match read_settings(draft) {
-        Ok(settings) => validate(&settings, context),
+        Ok(settings) => validate_with::<LINT>(&settings, context),
         Err(problem) => SettingsValidation { ok: false, errors: vec![problem], warnings: Vec::new(), settings: None },
     }
 }
 
 /// Validates every section of the settings, pointing each problem at its entry.
 pub fn validate(settings: &PageSettings, context: &PageContext) -> SettingsValidation {
+    validate_with::<true>(settings, context)
+}
+
+/// `LINT`: whether lint's findings are among the warnings (a constant, so that a build whose
+/// exports only ever pass `false` leaves lint out).
+fn validate_with<const LINT: bool>(settings: &PageSettings, context: &PageContext) -> SettingsValidation {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     check_mcp(settings, context, &mut errors, &mut warnings);
-    check_rules(settings, context, &mut errors, &mut warnings);
+    check_rules::<LINT>(settings, context, &mut errors, &mut warnings);
     check_roo(settings, context, &mut errors, &mut warnings);
     if let Err(problems) = api::gasoline_allowlist(&settings.gasoline.yaml) {
         errors.extend(problems.into_iter().map(|p| at(p, "gasoline.yaml".into())));
@@ -434,7 +451,7 @@ fn check_layer(layer: &LayerRules, path: &str, known: &[PageTool], errors: &mut 
     }
 }
 
-fn check_rules(settings: &PageSettings, context: &PageContext, errors: &mut Vec<Problem>, warnings: &mut Vec<Problem>) {
+fn check_rules<const LINT: bool>(settings: &PageSettings, context: &PageContext, errors: &mut Vec<Problem>, warnings: &mut Vec<Problem>) {
     let known = page_tools(context);
     check_layer(&settings.rules.user, "rules.user", &known, errors, warnings);
     check_layer(&settings.rules.project, "rules.project", &known, errors, warnings);
@@ -443,7 +460,9 @@ fn check_rules(settings: &PageSettings, context: &PageContext, errors: &mut Vec<
         check_layer(managed, "context.admin.managed", &known, &mut managed_errors, warnings);
         warnings.append(&mut managed_errors);
     }
-    check_lint(settings, context, warnings);
+    if LINT {
+        check_lint(settings, context, warnings);
+    }
     let project = &settings.rules.project;
     let loosens = project.default_mode == Some(Outcome::Allow)
         || project.tools.values().any(|t| !t.always_allow.is_empty() || t.default_mode == Some(Outcome::Allow));

@@ -1,10 +1,12 @@
 //! Checking JavaScript arguments and building results: every binding goes through these, so a
 //! wrong type is a `TypeError` that names the argument, a lone surrogate never reaches the core,
 //! and results are plain objects.
+// The settings page's glue alone (feature `webview`) uses a few of these.
+#![cfg_attr(not(any(feature = "mcp", feature = "engine", feature = "settings")), allow(dead_code))]
 
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "settings"))]
 use crate::input::from_json;
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "settings"))]
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tsify::Ts;
@@ -57,7 +59,7 @@ pub(crate) fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue>
 
 /// A structured argument, read through `JSON.stringify` so every problem is named. (The MCP
 /// entry reads its few shapes with `js_reader` instead, without serde_json's deserializer.)
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "settings"))]
 pub(crate) fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
     if value.is_undefined() {
         return Err(type_error(&format!("{what} is required, got undefined")));
@@ -76,7 +78,7 @@ pub(crate) fn json_arg<T: DeserializeOwned>(value: &JsValue, what: &str) -> Resu
 }
 
 /// An optional structured argument: `undefined` and `null` mean absent.
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "settings"))]
 pub(crate) fn optional_json_arg<T: DeserializeOwned>(value: Option<JsValue>, what: &str) -> Result<Option<T>, JsValue> {
     match value.filter(|v| !v.is_undefined() && !v.is_null()) {
         Some(v) => json_arg(&v, what).map(Some),
@@ -110,6 +112,7 @@ pub(crate) fn to_ts<T: Serialize + tsify::Tsify>(value: &T) -> Result<Ts<T>, JsV
 
 /// [`to_ts`] for a hot result with a fixed-shape writer of its own (`tape::decision_to_js`,
 /// `tape::mcp_decision_to_js`).
+#[cfg(any(feature = "mcp", feature = "engine"))]
 pub(crate) fn to_ts_fixed<T: tsify::Tsify>(value: &T, fixed: fn(&T) -> Option<JsValue>) -> Result<Ts<T>, JsValue> {
     fixed(value).map(Ts::new_unchecked).ok_or_else(unconvertible)
 }

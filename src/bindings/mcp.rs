@@ -1,22 +1,32 @@
-//! The MCP allowlist API (Cursor's MCP allowlist design): the package's main entry.
+//! The MCP allowlist API (Cursor's MCP allowlist design): the package's main entry. The
+//! settings page's own module (feature `settings` without `mcp`) has the allowlist's editing
+//! functions only: the decision, which runs through the one evaluator, is the main entry's.
 // Parameters are named as JavaScript callers see them in the generated TypeScript.
 #![allow(non_snake_case)]
 
 use super::js_reader;
+#[cfg(feature = "mcp")]
 use super::pair_buffer::PairBuffer;
-use super::{error, string_arg, tape, to_js, to_ts, to_ts_fixed};
+#[cfg(feature = "mcp")]
+use super::{error, tape, to_ts_fixed};
+use super::{string_arg, to_js, to_ts};
 use crate::api;
-use crate::mcp::{self, AutoRunMode, McpSettings};
+use crate::mcp;
+#[cfg(feature = "mcp")]
+use crate::mcp::{AutoRunMode, McpSettings};
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "mcp")]
 /// Room for two names at the 256-unit limit; longer or non-ASCII names take the checked path.
 const PAIR_CAPACITY: usize = 1024;
 
+#[cfg(feature = "mcp")]
 pub use auto_run_mode::JsAutoRunMode;
 
 /// Holds [`JsAutoRunMode`] apart: wasm-bindgen gives a string enum a hidden `__Invalid` variant
 /// and a public `from_js_value` that carry no docs, so `missing_docs` is off here alone.
+#[cfg(feature = "mcp")]
 #[allow(missing_docs)]
 mod auto_run_mode {
     use wasm_bindgen::prelude::*;
@@ -35,6 +45,7 @@ mod auto_run_mode {
     }
 }
 
+#[cfg(feature = "mcp")]
 impl JsAutoRunMode {
     fn to_core(self) -> Option<AutoRunMode> {
         match self {
@@ -46,6 +57,7 @@ impl JsAutoRunMode {
     }
 }
 
+#[cfg(feature = "mcp")]
 fn mode_arg(mode: JsAutoRunMode) -> Result<AutoRunMode, JsValue> {
     mode.to_core().ok_or_else(|| error(&format!("mode must be one of {}", AutoRunMode::NAMES.join(", "))))
 }
@@ -153,6 +165,7 @@ pub fn split_tool_name(
     to_ts(&mcp::split_tool_name(&name, fallback.as_deref(), &known))
 }
 
+#[cfg(feature = "mcp")]
 /// The MCP approval decision for one call. For many calls, build an `McpPolicy` once.
 #[wasm_bindgen(js_name = decideMcp)]
 pub fn decide_mcp(
@@ -169,6 +182,7 @@ pub fn decide_mcp(
 }
 
 /// MCP settings compiled once: decisions then cost the same whatever the allowlists' length.
+#[cfg(feature = "mcp")]
 #[derive(Debug)]
 #[wasm_bindgen(js_name = McpPolicy)]
 pub struct JsMcpPolicy {
@@ -176,6 +190,7 @@ pub struct JsMcpPolicy {
     names: PairBuffer,
 }
 
+#[cfg(feature = "mcp")]
 #[wasm_bindgen(js_class = McpPolicy)]
 impl JsMcpPolicy {
     /// Compiles the settings. Throws, naming the field, if they are malformed.

@@ -1,6 +1,8 @@
-//! The JavaScript API: a thin layer over the core (wasm32 only). Three builds come from it, by
-//! Cargo feature: `mcp` (the package's main entry, small), `engine` (`toolgate/engine`: decides)
-//! and `tools` (`toolgate/tools`: the engine plus lint, import/export and the settings validator).
+//! The JavaScript API: a thin layer over the core (wasm32 only). Five builds come from it, by
+//! Cargo feature: `mcp` (the package's main entry, small), `engine` (`toolgate/engine`: decides),
+//! `tools` (`toolgate/tools`: the engine plus lint, import/export and the settings validator), and
+//! the settings page's own two: `webview` (its glue to the host) and `settings` (what validates a
+//! draft and saves it).
 //!
 //! Every function checks its JavaScript arguments before the core sees them (see `args`): strings
 //! must be strings and well-formed UTF-16 (a lone surrogate would otherwise become U+FFFD and
@@ -19,18 +21,18 @@ pub(crate) use args::*;
 
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod engine;
-#[cfg(all(target_arch = "wasm32", feature = "mcp"))]
+#[cfg(all(target_arch = "wasm32", any(feature = "mcp", feature = "settings")))]
 pub mod js_reader;
 pub(crate) mod kept_texts;
-#[cfg(all(target_arch = "wasm32", feature = "mcp"))]
+#[cfg(all(target_arch = "wasm32", any(feature = "mcp", feature = "settings")))]
 pub mod mcp;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", any(feature = "mcp", feature = "engine")))]
 mod pair_buffer;
 #[cfg(all(target_arch = "wasm32", feature = "analysis"))]
 pub(crate) mod runtime;
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod session;
-#[cfg(all(target_arch = "wasm32", feature = "tools"))]
+#[cfg(all(target_arch = "wasm32", feature = "settings"))]
 pub mod settings;
 pub(crate) mod small_blocks;
 #[cfg(target_arch = "wasm32")]

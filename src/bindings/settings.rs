@@ -1,4 +1,4 @@
-//! The settings page's document in `toolgate/tools`: what the webview and the extension host
+//! The settings page's document in `toolgate/tools` and in the page's own module: what the webview and the extension host
 //! share, so a draft the page shows as valid is the draft the host accepts, and a call is decided
 //! in the host exactly as the page previewed it. See [`crate::settings`].
 
@@ -20,6 +20,13 @@ fn unreadable(message: String) -> SettingsValidation {
     SettingsValidation { ok: false, errors: vec![problem], warnings: Vec::new(), settings: None }
 }
 
+/// The page's own module reports lint's findings only through the tools' module (see
+/// [`settings::validate_json_without_lint`]).
+#[cfg(feature = "tools")]
+use settings::validate_json;
+#[cfg(not(feature = "tools"))]
+use settings::validate_json_without_lint as validate_json;
+
 /// Validates a draft of the settings page: `{ ok, errors, warnings, settings? }`, each problem
 /// at the entry it concerns. The draft is untrusted data (it comes from a webview message), so
 /// anything wrong with it is an error in the answer, never a throw; `context` is the host's and
@@ -35,7 +42,7 @@ pub fn validate_settings(
     } else {
         match js_sys::JSON::stringify(&draft) {
             Ok(text) => match text.as_string() {
-                Some(text) => settings::validate_json(&text, &context),
+                Some(text) => validate_json(&text, &context),
                 None => unreadable("settings: expected an object".into()),
             },
             Err(e) => {
