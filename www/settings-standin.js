@@ -2,7 +2,8 @@
 // browser. It provides `acquireVsCodeApi()` as VS Code does (with postMessage only, so the page
 // keeps its drafts in local storage), answers the page with toolgate's own host half (host.mjs,
 // the same code as `toolgate/settings-page/host`) over the page's wasm module, and "persists" to
-// local storage. Its controls change the administrator's state and the theme.
+// local storage. Its controls change the administrator's state and the theme. Like an extension
+// host, it holds a core of its own (the tools' module), which it loads beside the page.
 import { createSettingsHost } from '/pkg/settings-page/host.mjs';
 
 const SAVED_KEY = 'toolgate.standin.saved';
@@ -161,19 +162,32 @@ function hiddenSession(core) {
   return { session: shown, now: () => at };
 }
 
-async function start() {
-  const { loadCore } = await import('/pkg/settings-page/settings-page.js');
+/**
+ * The host's own core, as an extension host holds one: the tools' module (validation with lint's
+ * findings, the session, learning). It loads beside the page, not before it: the host sends the
+ * stored settings at once and the checked ones when this is ready.
+ */
+async function loadHostCore() {
   const core = await import('/pkg/tools/web/toolgate_tools_raw.js');
-  await loadCore();
+  await core.default();
+  return core;
+}
+
+async function start() {
+  const core = loadHostCore();
   const params = new URLSearchParams(window.location.search);
   const sample = params.get('sample') === 'hidden' ? hiddenSample(sampleSettings) : sampleSettings;
   const stored = () => JSON.parse(localStorage.getItem(SAVED_KEY) ?? 'null') ?? sample;
-  const agent = params.get('session') ? (sample === sampleSettings ? sampleSession(core, stored()) : hiddenSession(core)) : undefined;
+  const agent = params.get('session')
+    ? core.then((loaded) => (sample === sampleSettings ? sampleSession(loaded, stored()) : hiddenSession(loaded)))
+    : undefined;
   // `?sections=rules,log`: only these sections, in this order (the embedder's `page.sections`).
   const sections = params.get('sections')?.split(',');
+  let clock = () => Date.now();
+  agent?.then((a) => { clock = a.now; });
   const host = createSettingsHost({
     ...(params.get('page') === 'minimal' ? { page: MINIMAL_PAGE } : sections ? { page: { sections } } : {}),
-    ...(agent ? { activity: { session: agent.session, now: agent.now, onRevoke: (persist) => log(`revoked: ${persist.layer} changes to save`) } } : {}),
+    ...(agent ? { activity: { session: async () => (await agent).session, now: () => clock(), onRevoke: (persist) => log(`revoked: ${persist.layer} changes to save`) } } : {}),
     core,
     webview,
     load: stored,
@@ -184,7 +198,8 @@ async function start() {
     context,
     log: (message, level) => log(`${level}: ${message}`),
   });
-  globalThis.toolgateStandin = { host, log, sampleSettings, sample, sampleCatalogue, session: agent?.session };
+  globalThis.toolgateStandin = { host, log, sampleSettings, sample, sampleCatalogue, session: undefined };
+  agent?.then((a) => { globalThis.toolgateStandin.session = a.session; });
   for (const id of ['standin-admin', 'standin-disabled', 'standin-managed', 'standin-trusted']) {
     $(id).addEventListener('change', () => { log(`context changed: ${id.slice(8)}`); host.refresh(); });
   }

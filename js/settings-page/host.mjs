@@ -126,12 +126,17 @@ function checkPageOptions(page) {
  * Options: `webview` ({ postMessage, onDidReceiveMessage }), `load()` → the stored settings (or a
  * promise), `persist(settings)` → void or a promise (a throw or rejection rejects the save),
  * `context` (the MCP catalogue, the administrator's state, workspace trust: a value or a function),
- * `core` (toolgate's core: `validateSettings`; host.cjs defaults to the tools' Node build),
+ * `core` (toolgate's core: `validateSettings`, or a promise of it; host.cjs defaults to the
+ * tools' Node build),
  * `onDidSave(settings)`, `log(message, level)`.
  */
 function createSettingsHost(options = {}) {
   const { webview, load, persist, onDidSave, log = () => {} } = options;
-  const core = options.core ?? defaultCore;
+  // The core, or a promise of it (a host in a browser fetches its own module): until it is ready,
+  // the page is sent the stored settings as they are, and the checked ones when it is.
+  const given = options.core ?? defaultCore;
+  const pending = typeof given?.then === 'function';
+  let core = pending ? undefined : given;
   const page = checkPageOptions(options.page);
   const activity = options.activity;
   if (activity !== undefined && (!activity || (typeof activity.session !== 'function' && typeof activity.session?.grants !== 'function'))) {
@@ -142,9 +147,19 @@ function createSettingsHost(options = {}) {
   }
   if (typeof load !== 'function') throw new TypeError('createSettingsHost: load must be a function');
   if (typeof persist !== 'function') throw new TypeError('createSettingsHost: persist must be a function');
-  if (!core || typeof core.validateSettings !== 'function') {
+  const isCore = (candidate) => Boolean(candidate) && typeof candidate.validateSettings === 'function';
+  if (!pending && !isCore(core)) {
     throw new TypeError('createSettingsHost: core must be toolgate\'s engine module (validateSettings)');
   }
+  const coreReady = pending
+    ? given.then((loaded) => {
+      if (!isCore(loaded)) throw new TypeError('createSettingsHost: core must be toolgate\'s engine module (validateSettings)');
+      core = loaded;
+      return loaded;
+    })
+    : Promise.resolve(core);
+  // A core that never comes is the extension's mistake: every message after it says so.
+  coreReady.catch((e) => log(`the settings core could not be loaded: ${e?.message ?? e}`, 'error'));
 
   let lastGood; // the last settings that validated (and, after a save, were persisted)
   let context = {};
@@ -161,7 +176,11 @@ function createSettingsHost(options = {}) {
     }
   };
 
-  /** Reads the stored settings and the context, validates them, and sends `load`. */
+  /**
+   * Reads the stored settings and the context, validates them, and sends `load`. While the core is
+   * still loading, the stored settings go first as they are (`checked: false`, an object only),
+   * so the page draws them at once.
+   */
   async function sendLoad() {
     context = (await resolve(options.context)) ?? {};
     let stored;
@@ -170,6 +189,16 @@ function createSettingsHost(options = {}) {
       stored = await load();
     } catch (e) {
       problems = [problem('loadFailed', `The stored settings could not be read: ${e?.message ?? e}`)];
+    }
+    if (!core && stored && typeof stored === 'object' && !Array.isArray(stored)) {
+      post({ type: 'load', protocol: PROTOCOL_VERSION, settings: stored, context, checked: false, ...(page ? { page } : {}) });
+    }
+    try {
+      await coreReady;
+    } catch (e) {
+      post({ type: 'load', protocol: PROTOCOL_VERSION, settings: stored ?? {}, context, ...(page ? { page } : {}),
+        problems: [...problems, problem('hostError', `The extension could not check the settings: ${e?.message ?? e}`)] });
+      return;
     }
     // `validateSettings` throws only for a malformed context: the extension's mistake, reported to it.
     const checked = core.validateSettings(stored ?? {}, context);
@@ -237,6 +266,7 @@ function createSettingsHost(options = {}) {
   async function save(id, draft) {
     let checked;
     try {
+      await coreReady;
       context = (await resolve(options.context)) ?? context;
       checked = core.validateSettings(draft, context);
     } catch (e) {
