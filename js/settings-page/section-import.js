@@ -1,10 +1,10 @@
 // "Bring rules from another agent", in the rules section: pasted settings of another agent read by
-// the core (`importPolicy`), a report per source rule, and its rules added on request. Methods of
-// the page.
+// the core (`importPolicy`, of the core's tools: loaded only when the import is used), a report
+// per source rule, and its rules added on request. Methods of the page.
 import { canonical, clone, code, h, hiddenLines, hiddenMark, marked, put } from './dom.js';
 import { LISTS, LIST_TEXT } from './words.js';
 import { visible } from './visible.js';
-import { importPolicy } from '../tools/web/toolgate_tools_raw.js';
+import { loadTools } from './core.js';
 
 /** The formats `importPolicy` reads, with the file a user would paste. */
 const IMPORT_FORMATS = [
@@ -34,7 +34,22 @@ export class ImportSection {
       oninput: (e) => { this.ui.importText = e.target.value; flagPasted(); } });
     text.value = this.ui.importText ?? '';
     flagPasted();
-    const read = () => {
+    // The core's tools are loaded when the import is first used (focus in it), read with when asked.
+    const tools = () => {
+      this.toolsLoading ??= loadTools().then((loaded) => { this.tools = loaded; return loaded; }, (e) => {
+        this.toolsLoading = undefined;
+        throw e;
+      });
+      return this.toolsLoading;
+    };
+    const read = async () => {
+      let importPolicy;
+      try {
+        ({ importPolicy } = this.tools ?? await tools());
+      } catch (e) {
+        this.onCoreFailed('Reading another agent\'s rules', e);
+        return;
+      }
       this.imported = importPolicy(format[0], [{ scope: layer.key, text: text.value }], {});
       this.imported.layer = layer.key;
       this.renderRules();
@@ -42,7 +57,7 @@ export class ImportSection {
       this.root.querySelector('#tg-import-report')?.focus();
     };
     const result = this.imported?.layer === layer.key ? this.imported : undefined;
-    return h('div', { class: 'tg-import' },
+    return h('div', { class: 'tg-import', onfocusin: () => { if (!this.tools) tools().catch(() => {}); } },
       h('h3', {}, 'Bring rules from another agent'),
       h('p', { class: 'tg-hint' }, `Paste ${format[2]}. Each rule is translated exactly, or more strictly (it asks or refuses where the other agent would not), or left out with the reason — never more loosely.`),
       h('div', { class: 'tg-toolbar' }, h('div', { class: 'tg-field' }, h('label', { for: 'tg-import-format' }, 'Format'), select)),

@@ -4,7 +4,7 @@
 import { canonical, code, faithfulField, h, hiddenMark, marked, nextId, put } from './dom.js';
 import { renderProblem } from './problems.js';
 import { visible } from './visible.js';
-import { addToAllowlist, parseEntry, removeFromAllowlist } from '../tools/web/toolgate_tools_raw.js';
+import { loadValidator } from './core.js';
 
 const MODE_TEXT = [
   ['ask_every_time', 'Ask every time', 'Every MCP call asks; the allowlist is not consulted.'],
@@ -64,7 +64,7 @@ export class McpSection {
 
     const newInput = h('input', { id: 'tg-mcp-new', class: 'tg-mono', value: this.ui.newEntry ?? '', spellcheck: 'false',
       autocomplete: 'off', placeholder: 'github:create_issue',
-      oninput: (e) => { this.ui.newEntry = e.target.value; this.addResult = undefined; this.validator.schedule(); },
+      oninput: (e) => { this.ui.newEntry = e.target.value; this.addResult = undefined; this.validateLater.schedule(); },
       onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); this.addMcpEntry(); } } });
     this.newEntryProblems = h('div', { id: 'tg-mcp-new-problems', class: 'tg-problems', 'aria-live': 'polite' });
     newInput.setAttribute('aria-describedby', 'tg-mcp-new-hint tg-mcp-new-problems');
@@ -92,14 +92,19 @@ export class McpSection {
     this.renderNewEntryProblems();
   }
 
-  /** The new-entry field, checked as typed by the core's entry parser. */
+  /** The new-entry field, checked as typed by the core's entry parser (once the validator is here). */
   renderNewEntryProblems() {
     if (!this.newEntryProblems) return;
+    if (!this.checker) {
+      if (this.ui.newEntry?.trim()) this.newEntryProblems.setAttribute('aria-busy', 'true');
+      return;
+    }
+    this.newEntryProblems.removeAttribute('aria-busy');
     const text = this.ui.newEntry ?? '';
     const shown = [];
     if (this.addResult) shown.push(this.addResult);
     else if (text.trim() !== '') {
-      const parsed = parseEntry(text);
+      const parsed = this.checker.parseEntry(text);
       if (!parsed.ok) shown.push(...parsed.errors.map((e) => ({ severity: 'error', ...e })));
     }
     const next = canonical(shown);
@@ -115,9 +120,11 @@ export class McpSection {
     }
   }
 
-  addMcpEntry() {
+  /** Adds the new entry as the core's allowlist would (waiting for the validator if it is not here yet). */
+  async addMcpEntry() {
     const text = (this.ui.newEntry ?? '').trim();
     const input = () => this.root.querySelector('#tg-mcp-new');
+    const { addToAllowlist, parseEntry } = this.checker ?? await loadValidator();
     const parsed = parseEntry(text);
     if (!parsed.ok) {
       this.addResult = { severity: 'error', ...parsed.errors[0] };
@@ -141,7 +148,8 @@ export class McpSection {
   removeMcpEntry(index) {
     const list = this.draft.mcp.mcpAllowedTools;
     const [entry] = list.splice(index, 1);
-    const still = parseEntry(entry).ok ? removeFromAllowlist(list, entry).stillAllowedBy : undefined;
+    // What still allows it, when the validator is here to say.
+    const still = this.checker?.parseEntry(entry).ok ? this.checker.removeFromAllowlist(list, entry).stillAllowedBy : undefined;
     this.addResult = { severity: 'info', code: 'removed', message: `Removed ${visible(entry)}.${still ? ` It is still allowed by ${visible(still)}.` : ''}` };
     this.changed({ structural: true, now: true });
     (this.root.querySelector(`#tg-mcp-entry-${Math.min(index, list.length - 1)}`) ?? this.root.querySelector('#tg-mcp-new'))?.focus();

@@ -3,7 +3,6 @@
 import { code, faithfulField, h, hiddenMark, put, setOrDelete } from './dom.js';
 import { LISTS, LIST_TEXT, matcherOf } from './words.js';
 import { visible } from './visible.js';
-import { settingsTools } from '../tools/web/toolgate_tools_raw.js';
 
 export class RulesSection {
   layers() {
@@ -17,14 +16,25 @@ export class RulesSection {
     return layers;
   }
 
+  /**
+   * The tools to offer: `builtIn`, the catalogue's (entries with their input's kind), and `custom`,
+   * the other names. Before the validator brings the catalogue (`known: false`): the embedder's
+   * tools and those the draft has rules for, all as `custom`.
+   */
   toolNames() {
-    const catalogue = settingsTools(this.context);
+    if (!this.checker) {
+      const names = new Set(this.page.tools?.map((t) => t.name));
+      const drafted = new Set();
+      for (const layer of this.layers()) for (const tool of Object.keys(layer.rules.tools ?? {})) drafted.add(tool);
+      return { builtIn: [], custom: [...names, ...[...drafted].filter((t) => !names.has(t)).sort()], known: false };
+    }
+    const catalogue = this.checker.settingsTools(this.context);
     // The embedder's tools, in their order; the catalogue's when they name none.
     const builtIn = this.page.tools ? this.page.tools.map((t) => catalogue.find((c) => c.tool === t.name)).filter(Boolean) : catalogue;
     const custom = new Set(this.page.tools?.map((t) => t.name).filter((name) => !builtIn.some((c) => c.tool === name)));
     for (const layer of this.layers()) for (const tool of Object.keys(layer.rules.tools ?? {})) custom.add(tool);
     for (const t of builtIn) custom.delete(t.tool);
-    return { builtIn, custom: [...custom].sort() };
+    return { builtIn, custom: [...custom].sort(), known: true };
   }
 
   renderRules() {
@@ -33,7 +43,7 @@ export class RulesSection {
     const layers = this.layers();
     const layer = layers.find((l) => l.key === this.ui.layer) ?? layers[0];
     this.ui.layer = layer.key;
-    const { builtIn, custom } = this.toolNames();
+    const { builtIn, custom, known } = this.toolNames();
     if (this.page.tools && ![...builtIn.map((t) => t.tool), ...custom].includes(this.ui.tool)) this.ui.tool = builtIn[0]?.tool ?? custom[0] ?? this.ui.tool;
     const tool = this.ui.tool;
     const rules = layer.rules.tools?.[tool] ?? {};
@@ -41,8 +51,9 @@ export class RulesSection {
     const layerSelect = h('select', { id: 'tg-rules-layer', onchange: (e) => { this.ui.layer = e.target.value; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); } },
       layers.map((l) => h('option', { value: l.key, selected: l.key === layer.key }, l.label)));
     const toolSelect = h('select', { id: 'tg-rules-tool', onchange: (e) => { this.ui.tool = e.target.value; this.renderRules(); this.slots.show(this.validation.errors, this.validation.warnings); } },
-      h('optgroup', { label: 'Built-in tools' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, this.toolLabel(t.tool)))),
-      custom.length ? h('optgroup', { label: 'Other tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, this.toolLabel(t)))) : null);
+      // Before the catalogue: the tools known so far, in one group (the catalogue's join them when it is here).
+      known ? h('optgroup', { label: 'Built-in tools' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, this.toolLabel(t.tool)))) : null,
+      custom.length ? h('optgroup', { label: known ? 'Other tools' : 'Tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, this.toolLabel(t)))) : null);
     if (![...builtIn.map((t) => t.tool), ...custom].includes(tool)) toolSelect.append(h('option', { value: tool, selected: true }, visible(tool)));
 
     const modeOptions = (value) => [['', 'Not set'], ['allow', 'Allow'], ['confirm', 'Confirm'], ['deny', 'Deny']]

@@ -1,10 +1,10 @@
 // The settings page's "Try a call" section: a call typed in, decided with the draft as the
 // extension would decide it, per sub-command, with the permission buttons that change the draft.
-// Methods of the page.
+// Its inputs are drawn at once; the decision when the core's decider is loaded (after the first
+// check of the settings is shown). Methods of the page.
 import { code, h, hiddenMark, marked, put } from './dom.js';
 import { LIST_TEXT, OUTCOME_TEXT, VALIDATE_DELAY_MS } from './words.js';
 import { hasHidden, visible } from './visible.js';
-import { Debouncer, Policy, addToAllowlist, applySettingsChange, decideMcp, settingsMcp, settingsPolicy } from '../tools/web/toolgate_tools_raw.js';
 
 const CURSOR_MCP = '__cursor_mcp__';
 const INPUT_LABELS = {
@@ -29,20 +29,29 @@ function itemVerdict(item, d) {
 export class TrySection {
   renderTryControls() {
     const section = this.sections.try;
-    const { builtIn, custom } = this.toolNames();
+    const { builtIn, custom, known } = this.toolNames();
     const kinds = new Map(builtIn.map((t) => [t.tool, t.input.kind]));
     for (const t of custom) kinds.set(t, 'opaque');
     kinds.set(CURSOR_MCP, 'mcpCall');
-    if (!kinds.has(this.ui.tryTool)) this.ui.tryTool = builtIn[0]?.tool ?? custom[0] ?? 'terminal';
+    this.ui.tryKinds ??= {};
+    if (known) {
+      if (!kinds.has(this.ui.tryTool)) this.ui.tryTool = builtIn[0]?.tool ?? custom[0] ?? 'terminal';
+      // Kept with the draft: the inputs are drawn as they will be before the catalogue is here again.
+      for (const [name, k] of kinds) if (name !== CURSOR_MCP && k !== 'opaque') this.ui.tryKinds[name] = k;
+    }
     const tool = this.ui.tryTool;
-    const kind = kinds.get(tool);
+    // Before the catalogue: the kind last seen, else the default tool's (a command line), else any input.
+    const kind = known || tool === CURSOR_MCP ? kinds.get(tool) : this.ui.tryKinds[tool] ?? (tool === 'terminal' ? 'command' : 'opaque');
     const labels = INPUT_LABELS[kind] ?? ['Input'];
-    const values = this.ui.tryInputs[tool] ?? INPUT_EXAMPLES[kind] ?? [''];
-    this.ui.tryInputs[tool] = values;
+    const values = this.ui.tryInputs[tool] ?? [...(INPUT_EXAMPLES[kind] ?? [''])];
+    if (known || tool in this.ui.tryInputs) this.ui.tryInputs[tool] = values;
 
+    const options = (names) => names.map((t) => h('option', { value: t, selected: t === tool }, this.toolLabel(t)));
     const select = h('select', { id: 'tg-try-tool', onchange: (e) => { this.ui.tryTool = e.target.value; this.renderTryControls(); this.renderTry(); this.persistDraft(); } },
-      h('optgroup', { label: 'Tools (your rules)' }, builtIn.map((t) => h('option', { value: t.tool, selected: t.tool === tool }, this.toolLabel(t.tool)))),
-      custom.length ? h('optgroup', { label: 'Other tools' }, custom.map((t) => h('option', { value: t, selected: t === tool }, this.toolLabel(t)))) : null,
+      known
+        ? h('optgroup', { label: 'Tools (your rules)' }, options(builtIn.map((t) => t.tool)))
+        : h('optgroup', { label: 'Tools (your rules)' }, options(tool === CURSOR_MCP || custom.includes(tool) ? custom : [tool, ...custom])),
+      known && custom.length ? h('optgroup', { label: 'Other tools' }, options(custom)) : null,
       this.shows('mcp') ? h('optgroup', { label: 'MCP' }, h('option', { value: CURSOR_MCP, selected: tool === CURSOR_MCP }, 'MCP tool call (your MCP allowlist)')) : null);
     const inputs = labels.map((label, i) => {
       const id = `tg-try-input-${i}`;
@@ -53,9 +62,9 @@ export class TrySection {
       showFlag(values[i] ?? '');
       return h('div', { class: 'tg-field tg-grow' }, h('label', { for: id }, label),
         h('input', { id, class: 'tg-mono', value: values[i] ?? '', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': flag.id,
-          oninput: (e) => { values[i] = e.target.value; showFlag(values[i]); this.tryDebouncer.schedule(); } }), flag);
+          oninput: (e) => { values[i] = e.target.value; this.ui.tryInputs[tool] = values; showFlag(values[i]); this.tryDebouncer.schedule(); } }), flag);
     });
-    this.tryDebouncer ??= new Debouncer(VALIDATE_DELAY_MS, () => { this.renderTry(); this.persistDraft(); });
+    this.tryDebouncer ??= new this.glue.Debouncer(VALIDATE_DELAY_MS, () => { this.renderTry(); this.persistDraft(); });
     const layerSelect = tool === CURSOR_MCP ? null : h('div', { class: 'tg-field' },
       h('label', { for: 'tg-try-layer' }, '"Always" buttons write to'),
       h('select', { id: 'tg-try-layer', onchange: (e) => { this.ui.tryLayer = e.target.value; this.renderTry(); } },
@@ -72,12 +81,19 @@ export class TrySection {
     if (!this.tryResult || !this.draft) return;
     const tool = this.ui.tryTool;
     const values = this.ui.tryInputs[tool] ?? [];
+    // A tool call is decided by the decider over the validator's policy; an MCP call by the validator.
+    if (!this.checker || (tool !== CURSOR_MCP && !this.decider)) {
+      this.tryResult.setAttribute('aria-busy', 'true');
+      if (!this.tryResult.querySelector('#tg-try-pending')) put(this.tryResult, h('p', { class: 'tg-hint tg-pending', id: 'tg-try-pending' }, 'The decision shows here once the checks are loaded.'));
+      return;
+    }
+    this.tryResult.removeAttribute('aria-busy');
     const next = tool === CURSOR_MCP ? this.renderCursorDecision(values) : this.renderDecision(tool, values);
     put(this.tryResult, ...next);
   }
 
   renderDecision(tool, values) {
-    const policy = new Policy(settingsPolicy(this.draft, this.context));
+    const policy = new this.decider.Policy(this.checker.settingsPolicy(this.draft, this.context));
     try {
       const input = values.length > 1 ? values : values[0] ?? '';
       const d = policy.decide(tool, input);
@@ -123,7 +139,7 @@ export class TrySection {
       this.renderTry();
       return;
     }
-    const answer = applySettingsChange(this.draft, option.change);
+    const answer = this.checker.applySettingsChange(this.draft, option.change);
     if (!answer.ok) {
       this.optionNote = answer.errors.map((e) => e.message).join('; ');
       this.renderTry();
@@ -138,6 +154,7 @@ export class TrySection {
   }
 
   renderCursorDecision([server = '', tool = '']) {
+    const { addToAllowlist, decideMcp, settingsMcp } = this.checker;
     const d = decideMcp(server, tool, settingsMcp(this.draft, this.context), this.draft.mcp.mode);
     const outcome = d.needApproval ? 'confirm' : 'allow';
     const buttons = d.candidatesForAllowlist.map((c) => h('button', { type: 'button', class: 'tg-primary', dataset: { kind: 'addToAllowlist' },

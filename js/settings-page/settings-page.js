@@ -1,15 +1,20 @@
 // toolgate's settings page: the webview half (PROTOCOL.md). Plain DOM, no framework, no inline
 // script or style: it runs under `default-src 'none'; script-src <cspSource> 'wasm-unsafe-eval';
-// style-src <cspSource>`. Every validation and decision shown comes from the toolgate core in
-// this page's wasm module; the glue to the host (messages, draft storage, debouncing) is the
-// module's gloo-based `HostLink` and `Debouncer`. Text from settings, calls and the agent is
-// shown as what it is (./visible.js): characters that hide or reorder text written out and
-// marked, each value isolated from the text around it, a value holding them flagged.
+// style-src <cspSource>`. Every validation and decision shown comes from the toolgate core, reached
+// only through ./core.js; the glue to the host (messages, draft storage, debouncing) is the core's
+// gloo-based `HostLink` and `Debouncer`. Text from settings, calls and the agent is shown as what
+// it is (./visible.js): characters that hide or reorder text written out and marked, each value
+// isolated from the text around it, a value holding them flagged.
+//
+// The page draws first and checks when it can: with only the link to the host loaded it posts
+// `ready` and draws the settings `load` brings; checking them (and what drawing asks of the core:
+// the tools' catalogue, the previews) follows when the validator is loaded, "Try a call"'s
+// decision when the decider is, and the import when it is used.
 //
 // This file is the page itself: its messages with the host, the draft, validation, saving, the
 // shell and the layout. Each section's drawing is a module of its own beside it (section-*.js),
 // whose methods are the page's; dom.js and problems.js are the helpers they share.
-import init, { Debouncer, HostLink, settingsPreview, validateSettings } from '../tools/web/toolgate_tools_raw.js';
+import { loadCore, loadDecider, loadLink, loadValidator } from './core.js';
 import { canonical, clone, code, h, hiddenMark, marked, put } from './dom.js';
 import { ProblemSlots } from './problems.js';
 import { ActivitySection } from './section-activity.js';
@@ -24,20 +29,54 @@ import { ACTIVITY_SECTIONS, DEFAULT_SECTIONS, DEFAULT_WORDS, SECTION_IDS, VALIDA
 
 const PROTOCOL_VERSION = 1;
 
-let corePromise;
-/** Loads the core once: the tools' module, fetched from beside its glue (CSP `connect-src`). */
-export function loadCore() {
-  corePromise ??= init();
-  return corePromise;
+export { loadCore };
+
+/** An object, not an array or null. */
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Stored settings as the host read them, before any check (`load` with `checked: false`), in the
+ * form the page draws: each section and field the core fills in when absent (`validateSettings`'
+ * defaults) filled in the same way. Undefined when they are not in a form the page can draw (a
+ * list where an object belongs, …): the page then waits for the host's checked settings.
+ */
+function drawable(stored) {
+  const s = isObject(stored) ? stored : {};
+  for (const key of ['mcp', 'rules', 'roo', 'gasoline']) if (s[key] !== undefined && !isObject(s[key])) return undefined;
+  const rules = s.rules ?? {};
+  for (const layer of ['user', 'project']) {
+    if (rules[layer] !== undefined && (!isObject(rules[layer]) || (rules[layer].tools !== undefined && !isObject(rules[layer].tools)))) return undefined;
+  }
+  const settings = clone({
+    ...s,
+    mcp: { mode: 'yolo', mcpAllowedTools: [], mcpToolsProtection: true, playwrightProtection: true, ...s.mcp },
+    rules: { ...rules, user: { tools: {}, ...rules.user }, project: { tools: {}, ...rules.project } },
+    roo: { modes: [], ...s.roo },
+    gasoline: { yaml: '', ...s.gasoline },
+  });
+  const { mcp, roo, gasoline } = settings;
+  if (!Array.isArray(mcp.mcpAllowedTools) || !mcp.mcpAllowedTools.every((e) => typeof e === 'string')) return undefined;
+  if (!Array.isArray(roo.modes) || !roo.modes.every(isObject) || typeof gasoline.yaml !== 'string') return undefined;
+  for (const layer of ['user', 'project']) {
+    for (const tool of Object.values(settings.rules[layer].tools)) {
+      if (!isObject(tool) || ['alwaysAllow', 'alwaysConfirm', 'alwaysDeny'].some((l) => tool[l] !== undefined && !(Array.isArray(tool[l]) && tool[l].every(isObject)))) return undefined;
+    }
+  }
+  return settings;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The page.
 
 class SettingsPage {
-  constructor(root, options) {
+  /** `link`: the core's glue to the host (core.js `loadLink()`), all the page needs to start. */
+  constructor(root, link, options) {
     this.root = root;
+    this.glue = link;
     this.options = options;
+    this.checker = undefined; // the core's validator (core.js `loadValidator()`), once loaded
+    this.decider = undefined; // the core's decider (`loadDecider()`), once the first check is shown
+    this.tools = undefined; // the core's tools (`loadTools()`), once the import is used
     this.saved = undefined; // the settings the host last loaded or saved
     this.draft = undefined;
     this.context = {};
@@ -48,7 +87,7 @@ class SettingsPage {
     this.pendingSave = undefined;
     this.restored = false;
     this.slots = new ProblemSlots();
-    this.validator = new Debouncer(VALIDATE_DELAY_MS, () => this.validate());
+    this.validateLater = new link.Debouncer(VALIDATE_DELAY_MS, () => this.validate());
     this.page = {}; // the embedder's choices (load.page): sections, words, tools
     this.activity = undefined; // the agent's session (activity messages): grants, log, proposals
     this.logFilter = { outcome: '', tool: '' };
@@ -76,7 +115,7 @@ class SettingsPage {
 
   start() {
     // Only the host is heard, and only the host's origin is posted to (HostLink, src/bindings/webview.rs).
-    this.link = new HostLink((message) => this.onHostMessage(message), this.options.storageKey, this.options.vscodeApi, this.options.hostOrigin);
+    this.link = new this.glue.HostLink((message) => this.onHostMessage(message), this.options.storageKey, this.options.vscodeApi, this.options.hostOrigin);
     const stored = this.link.loadDraft();
     if (stored && typeof stored === 'object' && stored.version === 1 && stored.draft) {
       this.draft = stored.draft;
@@ -84,10 +123,87 @@ class SettingsPage {
       this.restored = true;
     }
     this.renderShell();
-    const keep = () => this.validator.flush();
+    const keep = () => this.validateLater.flush();
     document.addEventListener('visibilitychange', keep);
     window.addEventListener('pagehide', keep);
     this.link.post({ type: 'ready', protocol: PROTOCOL_VERSION });
+    // Checking is loaded beside: the settings are drawn without it, and checked when it is here.
+    loadValidator().then((checker) => this.onValidator(checker), (e) => this.onCoreFailed('Checking the settings', e));
+  }
+
+  /** The validator is loaded: what waited for it is drawn, and the draft checked. */
+  onValidator(checker) {
+    this.checker = checker;
+    if (!this.draft || this.saved === undefined) return;
+    this.keepingFocus(() => this.drawCoreParts());
+    this.validate();
+    this.announceLoad();
+  }
+
+  /** A part of the core could not be loaded: `what` cannot be done, said in the page. */
+  onCoreFailed(what, e) {
+    console.warn(`toolgate settings page: ${what} cannot be done: the core's part could not be loaded`, e);
+    this.setChecking(false);
+    put(this.coreBanner, h('p', { class: 'tg-banner tg-banner-error', id: 'tg-core-failed' },
+      `${what} cannot be done in this page: ${e?.message ?? e}. Saving still sends the settings to the extension, which checks them.`));
+  }
+
+  /**
+   * Draws again the parts drawn before the validator was here: the tool lists (their options come
+   * from the core's catalogue) and "Try a call"'s inputs, in the same places and sizes.
+   */
+  drawCoreParts() {
+    if (this.shows('rules')) this.renderRules();
+    if (this.shows('try')) this.renderTryControls();
+    this.slots.show(this.validation.errors, this.validation.warnings);
+  }
+
+  /** Runs `draw`, then puts focus (and the caret) back in the control with the same id. */
+  keepingFocus(draw) {
+    const active = document.activeElement;
+    const id = active?.id;
+    const selection = id && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd, active.selectionDirection] : undefined;
+    draw();
+    const again = id ? document.getElementById(id) : null;
+    if (!again || again === active) return;
+    // Drawn again in the same place: focus goes back without scrolling.
+    again.focus({ preventScroll: true });
+    if (selection && typeof again.setSelectionRange === 'function') {
+      try { again.setSelectionRange(...selection); } catch { /* not a text field any more */ }
+    }
+  }
+
+  /**
+   * While the drawn settings wait for the validator (`data-checking` on the root): the status line
+   * says so, and each region the validator fills is `aria-busy` until it is filled (renderPreviews,
+   * renderTry, renderNewEntryProblems).
+   */
+  setChecking(on) {
+    if (on) this.root.dataset.checking = 'true';
+    else delete this.root.dataset.checking;
+  }
+
+  /** After a `load`, once the draft is checked: the status says how it went, and the page is ready. */
+  announceLoad() {
+    if (!this.loadPending) return;
+    this.loadPending = false;
+    this.setChecking(false);
+    this.setStatus(this.restored ? 'Your unsaved changes were restored.' : this.loadProblems.length || (!this.loadChecked && this.validation.errors.length)
+      ? 'The stored settings have problems: fix them and save.' : 'Settings loaded.');
+    document.body.dataset.ready = 'true';
+    // When the page first shows the loaded settings checked: a User Timing mark an embedder (and
+    // the bench) can read.
+    if (!this.readyMarked) {
+      this.readyMarked = true;
+      performance.mark('toolgate-settings-ready');
+    }
+    // "Try a call" decides once the first check is shown.
+    if (!this.deciderLoading && this.shows('try')) {
+      this.deciderLoading = loadDecider().then((decider) => {
+        this.decider = decider;
+        this.renderTry();
+      }, (e) => this.onCoreFailed('Trying a call', e));
+    }
   }
 
   // --- messages ------------------------------------------------------------------------------
@@ -107,31 +223,57 @@ class SettingsPage {
     else this.renderActivity();
   }
 
-  onLoad({ settings, context, problems, page }) {
+  /**
+   * `load`: the settings in force. A host may send the stored settings first as they are stored
+   * (`checked: false`, no problems) and then as it checked them (with their problems): the page
+   * draws the first at once and takes only what is new from the second, keeping the user's edits
+   * and focus.
+   */
+  onLoad({ settings: sent, context, problems, page, checked }) {
     const first = this.saved === undefined;
+    const isChecked = checked !== false;
+    const settings = isChecked ? sent : drawable(sent);
+    if (!settings) {
+      // Not in a form the page can draw: the host's checked settings follow.
+      if (first) this.setStatus('Checking the settings…');
+      return;
+    }
+    const nextContext = context ?? {};
+    let redraw = first || canonical(nextContext) !== canonical(this.context);
     if (page && canonical(page) !== canonical(this.page)) {
       this.page = page;
       this.layout();
     }
     this.saved = settings;
-    this.context = context ?? {};
-    this.loadProblems = problems ?? [];
+    this.context = nextContext;
+    this.loadProblems = isChecked ? problems ?? [] : [];
+    this.loadChecked = isChecked;
     // A draft restored after a reload, or typed before the host reloaded, is kept if it differs.
     if (!this.draft || (!first && !this.isDirty(this.previousSaved)) || canonical(this.draft) === canonical(settings)) {
+      if (!this.draft || canonical(this.draft) !== canonical(settings)) redraw = true;
       this.draft = clone(settings);
       this.restored = false;
     }
     this.previousSaved = settings;
-    const focused = document.activeElement?.id;
-    this.renderAll();
-    if (focused) document.getElementById(focused)?.focus();
-    this.validate();
-    this.setStatus(this.restored ? 'Your unsaved changes were restored.' : this.loadProblems.length
-      ? 'The stored settings have problems: fix them and save.' : 'Settings loaded.');
-    document.body.dataset.ready = 'true';
-    // When the page first shows the loaded settings: a User Timing mark an embedder (and the
-    // bench) can read.
-    if (first) performance.mark('toolgate-settings-ready');
+    this.loadPending = true;
+    if (redraw) this.keepingFocus(() => this.renderAll());
+    else this.renderSaveBar();
+    if (!this.visibleMarked) {
+      // When the page first shows the stored settings (checked or not yet).
+      this.visibleMarked = true;
+      document.body.dataset.visible = 'true';
+      performance.mark('toolgate-settings-visible');
+    }
+    if (this.checker) {
+      this.validate();
+      this.announceLoad();
+    } else {
+      // Drawn, not checked yet: the host's problems, if it sent any, where they belong.
+      if (!this.isDirty()) this.slots.show(this.loadProblems, []);
+      this.validate(); // draws what waits for the validator in its place, keeps the draft
+      this.setChecking(true);
+      this.setStatus('Checking the settings…');
+    }
   }
 
   onSaved({ id, settings, warnings }) {
@@ -158,7 +300,7 @@ class SettingsPage {
   }
 
   save() {
-    this.validator.flush();
+    this.validateLater.flush();
     this.saveId += 1;
     this.pendingSave = this.saveId;
     this.setStatus('Saving…');
@@ -189,10 +331,10 @@ class SettingsPage {
       if (focused) document.getElementById(focused)?.focus();
     }
     if (now) {
-      this.validator.cancel();
+      this.validateLater.cancel();
       this.validate();
     } else {
-      this.validator.schedule();
+      this.validateLater.schedule();
     }
     this.renderSaveBar();
   }
@@ -205,10 +347,20 @@ class SettingsPage {
     }
   }
 
-  /** Validates the whole draft with the core, shows every problem where it belongs, refreshes previews. */
+  /**
+   * Validates the whole draft with the core, shows every problem where it belongs, refreshes
+   * previews. Before the validator is loaded, the draft is only kept: it is checked when it arrives.
+   */
   validate() {
     if (!this.draft) return;
-    this.validation = validateSettings(this.draft, this.context);
+    if (!this.checker) {
+      this.renderPreviews();
+      this.renderTry();
+      this.renderSaveBar();
+      this.persistDraft();
+      return;
+    }
+    this.validation = this.checker.validateSettings(this.draft, this.context);
     const errors = [...this.validation.errors, ...this.loadProblems.filter((p) => !p.path)];
     this.slots.show(errors, this.validation.warnings);
     this.renderNewEntryProblems();
@@ -233,6 +385,7 @@ class SettingsPage {
     this.nav = h('nav', { 'aria-label': 'Sections' });
     this.sections = Object.fromEntries(Object.entries(SECTION_IDS).map(([name, id]) => [name, h('section', { id, 'aria-labelledby': `${id}-title` })]));
     this.loadBanner = h('div', { class: 'tg-load-problems', 'aria-live': 'polite' });
+    this.coreBanner = h('div', { class: 'tg-load-problems', 'aria-live': 'polite' });
     this.title = h('h1', {});
     this.intro = h('p', { class: 'tg-hint' });
     this.main = h('main', {});
@@ -241,7 +394,7 @@ class SettingsPage {
       h('header', { class: 'tg-header' },
         this.title, this.intro,
         h('div', { class: 'tg-savebar' }, this.saveButton, this.discardButton, this.status),
-        this.summary, this.loadBanner, globalProblems, this.nav),
+        this.summary, this.loadBanner, this.coreBanner, globalProblems, this.nav),
       this.main);
     this.layout();
     this.renderSaveBar();
@@ -295,7 +448,17 @@ class SettingsPage {
   /** What the core previews of the draft: the Gasoline server's report, the Roo mode's prompt. */
   renderPreviews() {
     if (!this.draft) return;
-    const preview = settingsPreview(this.draft, this.context);
+    const regions = [this.gasolineSummary, this.rooPreview].filter(Boolean);
+    if (!this.checker) {
+      // Drawn in their place when the validator is here.
+      for (const region of regions) {
+        region.setAttribute('aria-busy', 'true');
+        if (!region.querySelector('.tg-pending')) put(region, h('p', { class: 'tg-hint tg-pending' }, 'Shown once the settings are checked.'));
+      }
+      return;
+    }
+    for (const region of regions) region.removeAttribute('aria-busy');
+    const preview = this.checker.settingsPreview(this.draft, this.context);
     if (this.gasolineSummary) {
       const g = preview.gasoline;
       put(this.gasolineSummary, ...(g
@@ -332,8 +495,8 @@ export async function startSettingsPage(root = document.getElementById('toolgate
   if (root.dataset.started) return undefined;
   root.dataset.started = 'true';
   root.classList.add('tg-root');
-  await loadCore();
-  const page = new SettingsPage(root, { storageKey: options.storageKey ?? root.dataset.storageKey ?? 'toolgate.settingsPage.draft', vscodeApi: options.vscodeApi,
+  const link = await loadLink();
+  const page = new SettingsPage(root, link, { storageKey: options.storageKey ?? root.dataset.storageKey ?? 'toolgate.settingsPage.draft', vscodeApi: options.vscodeApi,
     hostOrigin: options.hostOrigin ?? root.dataset.hostOrigin });
   page.start();
   return page;
