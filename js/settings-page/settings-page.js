@@ -188,7 +188,8 @@ class SettingsPage {
     if (!this.loadPending) return;
     this.loadPending = false;
     this.setChecking(false);
-    this.setStatus(this.restored ? 'Your unsaved changes were restored.' : this.loadProblems.length || (!this.loadChecked && this.validation.errors.length)
+    // A save since the load has said how it went: that stays on the status line.
+    if (this.saveId === this.loadSaveId) this.setStatus(this.restored ? 'Your unsaved changes were restored.' : this.loadProblems.length || (!this.loadChecked && this.validation.errors.length)
       ? 'The stored settings have problems: fix them and save.' : 'Settings loaded.');
     document.body.dataset.ready = 'true';
     // When the page first shows the loaded settings checked: a User Timing mark an embedder (and
@@ -256,6 +257,7 @@ class SettingsPage {
     }
     this.previousSaved = settings;
     this.loadPending = true;
+    this.loadSaveId = this.saveId;
     if (redraw) this.keepingFocus(() => this.renderAll());
     else this.renderSaveBar();
     if (!this.visibleMarked) {

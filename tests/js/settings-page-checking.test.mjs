@@ -4,9 +4,9 @@
 // problems attach without moving what was drawn. A test host plays the extension: it answers
 // `ready` with the stored settings unchecked, then checked.
 //
-// The page's core.js loads its four parts from one module today. To hold the validator back while
-// the link to the host loads, the test serves core.js with the validator, the decider and the
-// tools each at a module URL of its own (`toolgate_tools_raw.js?validator`, …), each fetching its
+// The page's core.js may load its four parts from one module. To hold the validator back while the
+// link to the host loads, the test serves core.js with the validator, the decider and the tools
+// each at a module URL of its own (their module's URL and `?validator`, …), each fetching its
 // .wasm at that query: the parts as separate modules, each holdable by its .wasm request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +23,6 @@ const { validateSettings } = require(join(pkg, 'tools', 'node', 'toolgate_tools.
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const WAIT = { timeout: 20000 };
-const GLUE = '../tools/web/toolgate_tools_raw.js';
 const running = serveWithChromium();
 
 /** The settings as a store holds them: sections left out, and a YAML error at the end of the page. */
@@ -55,23 +54,22 @@ async function openHeld({ bypassCSP = false } = {}) {
   await page.route('**/settings-page/core.js', async (route) => {
     const source = await (await route.fetch()).text();
     let parts = 0;
-    const rewritten = source.replace(/^ {2}(validator|decider|tools): '([^']+)',$/gm, (line, part, specifier) => {
-      assert.equal(specifier, GLUE);
+    const rewritten = source.replace(/^ {2}(validator|decider|tools): '([^'?]+\.js)',$/gm, (line, part, specifier) => {
       parts += 1;
-      return `  ${part}: '${GLUE}?${part}',`;
+      return `  ${part}: '${specifier}?${part}',`;
     });
     assert.equal(parts, 3, 'core.js names the module of each part');
     await route.fulfill({ contentType: 'text/javascript', body: rewritten });
   });
-  await page.route(/\/tools\/web\/toolgate_tools_raw\.js\?\w+$/, async (route) => {
+  await page.route(/\.js\?(validator|decider|tools)$/, async (route) => {
     const part = new URL(route.request().url()).search.slice(1);
     const glue = await (await route.fetch()).text();
     const wasm = glue.match(/new URL\('([\w.-]+\.wasm)', import\.meta\.url\)/)?.[1];
     assert.ok(wasm, 'the glue fetches its .wasm from beside itself');
     await route.fulfill({ contentType: 'text/javascript', body: glue.replace(`'${wasm}'`, `'${wasm}?${part}'`) });
   });
-  await page.route(/\.wasm(\?\w+)?$/, async (route) => {
-    if (new URL(route.request().url()).search === '?validator') await released;
+  await page.route(/\.wasm\?validator$/, async (route) => {
+    await released;
     await route.continue();
   });
 
@@ -213,10 +211,33 @@ test('before the check, an entry added waits for the validator and is added when
   await page.waitForFunction(() => /^Saved\./.test(document.getElementById('tg-status').textContent), null, WAIT);
 
   release();
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  assert.match(await page.textContent('#tg-status'), /^(Saved\.|Added jira:create_ticket)/, 'the save\'s answer is not replaced by the check');
   await page.waitForSelector('#tg-mcp-entry-2', WAIT);
   assert.equal(await page.inputValue('#tg-mcp-entry-2'), 'jira:create_ticket');
   assert.match(await page.textContent('#tg-mcp-new-problems'), /Added jira:create_ticket/);
   assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'true');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the host\'s checked load after its unchecked one takes its problems without drawing again or moving focus; before the check they show where they belong', async () => {
+  const { page, problems, post, release, close } = await openHeld();
+  const checked = validateSettings(stored, context);
+  await post({ type: 'load', protocol: 1, settings: stored, context, checked: false });
+  await page.waitForSelector('body[data-visible="true"]', WAIT);
+  await page.focus('#tg-rule-alwaysAllow-0');
+  await page.evaluate(() => { document.getElementById('tg-rule-alwaysAllow-0').setSelectionRange(2, 4); document.getElementById('tg-mcp-entries').dataset.drawn = 'first'; });
+  await post({ type: 'load', protocol: 1, settings: checked.settings, context, problems: checked.errors });
+  await page.waitForSelector('#tg-gasoline .tg-problem.tg-error', WAIT);
+  assert.equal(await page.getAttribute('#tg-mcp-entries', 'data-drawn'), 'first', 'the settings the core filled in are the ones drawn: nothing is drawn again');
+  assert.deepEqual(await page.evaluate(() => [document.activeElement?.id, document.activeElement?.selectionStart, document.activeElement?.selectionEnd]), ['tg-rule-alwaysAllow-0', 2, 4]);
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'false');
+  assert.equal(await page.getAttribute('body', 'data-ready'), null, 'shown, not checked by the page yet');
+  release();
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  assert.equal(await page.locator('#tg-gasoline .tg-problem.tg-error').count(), 1, 'the page\'s check finds the same problem, shown once');
+  assert.deepEqual(await page.evaluate(() => [document.activeElement?.id, document.activeElement?.selectionStart, document.activeElement?.selectionEnd]), ['tg-rule-alwaysAllow-0', 2, 4]);
   assert.deepEqual(problems, []);
   await close();
 });
