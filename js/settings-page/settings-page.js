@@ -11,12 +11,15 @@
 // the tools' catalogue, the previews) follows when the validator is loaded, "Try a call"'s
 // decision when the decider is, and the import when it is used.
 //
-// This file is the page itself: its messages with the host, the draft, validation, saving, the
-// shell and the layout. Each section's drawing is a module of its own beside it (section-*.js),
-// whose methods are the page's; dom.js and problems.js are the helpers they share.
+// This file is the page itself: its messages with the host, the draft, validation and saving. Its
+// frame (shell.js) and each section's drawing (section-*.js) are modules of their own beside it,
+// whose methods are the page's; dom.js, problems.js and words.js are the helpers they share, and
+// stored.js reads settings sent before the host checked them.
 import { loadCore, loadDecider, loadLink, loadValidator } from './core.js';
-import { canonical, clone, code, h, hiddenMark, marked, put } from './dom.js';
+import { canonical, clone, h, put } from './dom.js';
 import { ProblemSlots } from './problems.js';
+import { ShellSection } from './shell.js';
+import { drawable } from './stored.js';
 import { ActivitySection } from './section-activity.js';
 import { GasolineSection } from './section-gasoline.js';
 import { ImportSection } from './section-import.js';
@@ -25,45 +28,11 @@ import { RooSection } from './section-roo.js';
 import { RulesSection } from './section-rules.js';
 import { TrySection } from './section-try.js';
 import { visible } from './visible.js';
-import { ACTIVITY_SECTIONS, DEFAULT_SECTIONS, DEFAULT_WORDS, SECTION_IDS, VALIDATE_DELAY_MS } from './words.js';
+import { VALIDATE_DELAY_MS } from './words.js';
 
 const PROTOCOL_VERSION = 1;
 
 export { loadCore };
-
-/** An object, not an array or null. */
-const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/**
- * Stored settings as the host read them, before any check (`load` with `checked: false`), in the
- * form the page draws: each section and field the core fills in when absent (`validateSettings`'
- * defaults) filled in the same way. Undefined when they are not in a form the page can draw (a
- * list where an object belongs, …): the page then waits for the host's checked settings.
- */
-function drawable(stored) {
-  const s = isObject(stored) ? stored : {};
-  for (const key of ['mcp', 'rules', 'roo', 'gasoline']) if (s[key] !== undefined && !isObject(s[key])) return undefined;
-  const rules = s.rules ?? {};
-  for (const layer of ['user', 'project']) {
-    if (rules[layer] !== undefined && (!isObject(rules[layer]) || (rules[layer].tools !== undefined && !isObject(rules[layer].tools)))) return undefined;
-  }
-  const settings = clone({
-    ...s,
-    mcp: { mode: 'yolo', mcpAllowedTools: [], mcpToolsProtection: true, playwrightProtection: true, ...s.mcp },
-    rules: { ...rules, user: { tools: {}, ...rules.user }, project: { tools: {}, ...rules.project } },
-    roo: { modes: [], ...s.roo },
-    gasoline: { yaml: '', ...s.gasoline },
-  });
-  const { mcp, roo, gasoline } = settings;
-  if (!Array.isArray(mcp.mcpAllowedTools) || !mcp.mcpAllowedTools.every((e) => typeof e === 'string')) return undefined;
-  if (!Array.isArray(roo.modes) || !roo.modes.every(isObject) || typeof gasoline.yaml !== 'string') return undefined;
-  for (const layer of ['user', 'project']) {
-    for (const tool of Object.values(settings.rules[layer].tools)) {
-      if (!isObject(tool) || ['alwaysAllow', 'alwaysConfirm', 'alwaysDeny'].some((l) => tool[l] !== undefined && !(Array.isArray(tool[l]) && tool[l].every(isObject)))) return undefined;
-    }
-  }
-  return settings;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The page.
@@ -91,26 +60,6 @@ class SettingsPage {
     this.page = {}; // the embedder's choices (load.page): sections, words, tools
     this.activity = undefined; // the agent's session (activity messages): grants, log, proposals
     this.logFilter = { outcome: '', tool: '' };
-  }
-
-  /** The sections shown, in order: the embedder's, else the settings and, with a session, its activity. */
-  sectionsShown() {
-    return this.page.sections ?? [...DEFAULT_SECTIONS, ...(this.activity ? ACTIVITY_SECTIONS : [])];
-  }
-
-  shows(section) {
-    return this.sectionsShown().includes(section);
-  }
-
-  /** A section's heading or help, the embedder's words first. */
-  words(section, key) {
-    const text = this.page.words?.[section]?.[key] ?? DEFAULT_WORDS[section][key];
-    return text.replaceAll('{agent}', this.page.agentName ?? 'the agent');
-  }
-
-  /** A tool's display name: the embedder's label, else its name. */
-  toolLabel(name) {
-    return this.page.tools?.find((t) => t.name === name)?.label ?? visible(name);
   }
 
   start() {
@@ -376,110 +325,10 @@ class SettingsPage {
   setStatus(text) {
     if (this.status) this.status.textContent = text;
   }
-
-  // --- rendering -----------------------------------------------------------------------------
-
-  renderShell() {
-    this.status = h('p', { id: 'tg-status', class: 'tg-status', role: 'status', 'aria-live': 'polite' }, 'Waiting for the extension…');
-    this.saveButton = h('button', { type: 'button', id: 'tg-save', class: 'tg-primary', onclick: () => this.save() }, 'Save');
-    this.discardButton = h('button', { type: 'button', id: 'tg-discard', class: 'tg-secondary', onclick: () => this.discard() }, 'Discard changes');
-    this.summary = h('p', { id: 'tg-summary', class: 'tg-summary' });
-    this.nav = h('nav', { 'aria-label': 'Sections' });
-    this.sections = Object.fromEntries(Object.entries(SECTION_IDS).map(([name, id]) => [name, h('section', { id, 'aria-labelledby': `${id}-title` })]));
-    this.loadBanner = h('div', { class: 'tg-load-problems', 'aria-live': 'polite' });
-    this.coreBanner = h('div', { class: 'tg-load-problems', 'aria-live': 'polite' });
-    this.title = h('h1', {});
-    this.intro = h('p', { class: 'tg-hint' });
-    this.main = h('main', {});
-    const globalProblems = this.slots.slot('', [], { catchAll: true });
-    put(this.root, 
-      h('header', { class: 'tg-header' },
-        this.title, this.intro,
-        h('div', { class: 'tg-savebar' }, this.saveButton, this.discardButton, this.status),
-        this.summary, this.loadBanner, this.coreBanner, globalProblems, this.nav),
-      this.main);
-    this.layout();
-    this.renderSaveBar();
-  }
-
-  /** The title, the links and the sections, in the embedder's order. */
-  layout() {
-    if (!this.main) return;
-    const agent = this.page.agentName ?? 'an AI agent';
-    this.title.textContent = this.page.title ?? 'Tool permissions';
-    this.intro.textContent = this.page.intro ?? `What ${agent} may run without asking, what asks first, and what is refused. Every check on this page is made by toolgate, the same engine the extension decides with.`;
-    const shown = this.sectionsShown();
-    put(this.nav, h('ul', {}, shown.map((name) => h('li', {}, h('a', { href: `#${SECTION_IDS[name]}` }, this.words(name, 'heading'))))));
-    put(this.main, ...shown.map((name) => this.sections[name]));
-    this.root.dataset.sections = shown.join(' ');
-    if (this.draft && this.saved) this.renderAll();
-    if (this.activity) this.renderActivity();
-  }
-
-  renderSaveBar() {
-    if (!this.saveButton) return;
-    const dirty = this.isDirty();
-    this.saveButton.disabled = !this.draft || this.pendingSave !== undefined;
-    this.discardButton.disabled = !dirty;
-    this.root.dataset.dirty = String(dirty);
-    const { errors = [], warnings = [] } = this.validation;
-    put(this.summary, 
-      dirty ? h('span', { class: 'tg-pill tg-pill-dirty' }, 'Unsaved changes') : h('span', { class: 'tg-pill' }, 'No unsaved changes'),
-      ' ',
-      errors.length ? h('span', { class: 'tg-pill tg-pill-error' }, `${errors.length} error(s) — fix before saving`) : '',
-      ' ',
-      warnings.length ? h('span', { class: 'tg-pill tg-pill-warning' }, `${warnings.length} warning(s)`) : '');
-    // Problems of the stored settings that have a place on the page are shown there; the others here.
-    const placeless = this.loadProblems.filter((p) => !p.path || p.code === 'invalidSettings');
-    put(this.loadBanner, ...(placeless.length
-      ? [h('p', { class: 'tg-banner tg-banner-error' }, 'The stored settings could not be used as they are: ',
-        marked(placeless.map((p) => `${p.path ? `${visible(p.path)}: ` : ''}${p.message}`).join('; '), { written: true }), '. The page shows the defaults instead.')]
-      : []));
-  }
-
-  renderAll() {
-    if (!this.draft) return;
-    if (this.shows('mcp')) this.renderMcp();
-    if (this.shows('rules')) this.renderRules();
-    if (this.shows('try')) this.renderTryControls();
-    if (this.shows('roo')) this.renderRoo();
-    if (this.shows('gasoline')) this.renderGasoline();
-    this.slots.show(this.validation.errors, this.validation.warnings);
-  }
-
-  /** What the core previews of the draft: the Gasoline server's report, the Roo mode's prompt. */
-  renderPreviews() {
-    if (!this.draft) return;
-    const regions = [this.gasolineSummary, this.rooPreview].filter(Boolean);
-    if (!this.checker) {
-      // Drawn in their place when the validator is here.
-      for (const region of regions) {
-        region.setAttribute('aria-busy', 'true');
-        if (!region.querySelector('.tg-pending')) put(region, h('p', { class: 'tg-hint tg-pending' }, 'Shown once the settings are checked.'));
-      }
-      return;
-    }
-    for (const region of regions) region.removeAttribute('aria-busy');
-    const preview = this.checker.settingsPreview(this.draft, this.context);
-    if (this.gasolineSummary) {
-      const g = preview.gasoline;
-      put(this.gasolineSummary, ...(g
-        ? [h('p', { class: 'tg-summary-line' }, h('strong', {}, 'Server reports: '), marked(g.message, { written: true })),
-          g.allowed_tools.length ? h('ul', { class: 'tg-chips' }, g.allowed_tools.map((t) => h('li', {}, code(t), hiddenMark(t)))) : null]
-        : [h('p', { class: 'tg-hint' }, 'Fix the errors above to see what the server would report.')]));
-    }
-    if (this.rooPreview) {
-      const mode = preview.modes[this.ui.mode ?? 0];
-      put(this.rooPreview, ...(!mode ? [] : mode.servers.length
-        ? [h('ul', { class: 'tg-tree' }, mode.servers.map((s) => h('li', {}, code(s.name), hiddenMark(s.name),
-          s.tools.length ? h('ul', {}, s.tools.map((t) => h('li', {}, code(t.name), hiddenMark(t.name)))) : h('span', { class: 'tg-hint' }, ' (no tools)'))))]
-        : [h('p', { class: 'tg-hint' }, 'No MCP server: the prompt describes none.')]));
-    }
-  }
 }
 
 // Each section's methods are the page's.
-for (const section of [McpSection, RulesSection, ImportSection, TrySection, RooSection, ActivitySection, GasolineSection]) {
+for (const section of [ShellSection, McpSection, RulesSection, ImportSection, TrySection, RooSection, ActivitySection, GasolineSection]) {
   for (const name of Object.getOwnPropertyNames(section.prototype)) {
     if (name !== 'constructor') Object.defineProperty(SettingsPage.prototype, name, Object.getOwnPropertyDescriptor(section.prototype, name));
   }
