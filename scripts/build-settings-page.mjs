@@ -1,6 +1,8 @@
 // Builds pkg/settings-page/ (`toolgate/settings-page`), called by scripts/build.mjs once the rest
 // of the package is built:
-//   - the page (settings-page.js, settings-page.css, and its own modules beside it: visible.js),
+//   - the page (settings-page.js, settings-page.css, and its own modules beside it: its frame,
+//     shell.js, one per section, section-*.js, the helpers they share, dom.js, problems.js,
+//     words.js, stored.js, visible.js, and core.js, its only way to the core),
 //     whose module is the tools' web build (../tools/web/: the engine and MCP APIs plus the gloo
 //     glue to its host), fetched by the page from its own source (CSP `connect-src <cspSource>`);
 //   - the host half from js/settings-page/: host.mjs (ES module) as written and host.cjs, its

@@ -4,7 +4,9 @@
 // and an embedder's pages: the minimal one (docs/settings-minimal.png, light, and -dark) and the
 // agent's session (docs/settings-session.png, and -dark: grants, suggested rules, decisions); and
 // text written to fool a reader, written out and flagged (docs/settings-hidden.png: the stand-in's
-// `?sample=hidden&session=1`, its rules, a path tried, the grants and the decisions).
+// `?sample=hidden&session=1`, its rules, a path tried, the grants and the decisions); and the page
+// drawn before it is checked (docs/settings-checking.png: the stored settings as a host sends them
+// unchecked, with the core's validator held back).
 // Run after `npm run build`: node scripts/screenshot-settings.mjs [outdir]
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -77,6 +79,59 @@ try {
     await page.screenshot({ path: join(out, 'settings-hidden.png'), clip: { x: 0, y: top.y, width: 1040, height: end.y + end.height - top.y + 16 } });
     await context.close();
     console.log(`wrote settings-hidden.png in ${out}`);
+  }
+  {
+    // The page as it draws before its validator is here: the settings drawn, "Checking the
+    // settings…". The validator is served as a module of its own (core.js names one module for
+    // every part today), whose .wasm is held until the screenshot is taken.
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    const context = await browser.newContext({ viewport: { width: 1040, height: 2600 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    let release;
+    const released = new Promise((resolve) => { release = resolve; });
+    await page.route('**/settings-page/core.js', async (route) => {
+      const source = await (await route.fetch()).text();
+      await route.fulfill({ contentType: 'text/javascript', body: source.replace(/^( {2}validator: '[^']+)'/m, "$1?validator'") });
+    });
+    await page.route(/\/tools\/web\/toolgate_tools_raw\.js\?validator$/, async (route) => {
+      const glue = await (await route.fetch()).text();
+      await route.fulfill({ contentType: 'text/javascript', body: glue.replace(/new URL\('([\w.-]+\.wasm)'/, "new URL('$1?validator'") });
+    });
+    await page.route(/\.wasm\?validator$/, async (route) => { await released; await route.continue().catch(() => {}); });
+    const stored = {
+      mcp: { mode: 'yolo', mcpAllowedTools: ['github:*', 'docs:search', 'github:create_issue', 'jira create_ticket'], mcpToolsProtection: false, playwrightProtection: true },
+      rules: {
+        user: { tools: { terminal: { alwaysAllow: [{ pattern: '^git\\s+(status|log|diff)\\b' }, { pattern: '^ls\\b' }], alwaysConfirm: [{ pattern: '^git\\s+push' }], alwaysDeny: [{ pattern: '^curl\\b.*\\|\\s*sh' }] } } },
+        project: { tools: { terminal: { alwaysAllow: [{ pattern: '^make\\b' }] } } },
+      },
+      roo: { modes: [{ slug: 'code', mcpRestrictions: { disallowedServers: ['admin-server'] } }] },
+      gasoline: { yaml: '# Gasoline allowlist\nallowed_tools:\n  - "observe.*"\n  - "interact.navigate"\n' },
+    };
+    const catalogue = { servers: [{ name: 'github', tools: [{ name: 'create_issue' }, { name: 'list_issues' }] }, { name: 'docs', tools: [{ name: 'search' }] },
+      { name: 'admin-server', defaultEnabled: false, tools: [{ name: 'drop_db' }] }] };
+    // The host: answers `ready` with the settings as stored, unchecked.
+    await page.exposeFunction('__toolgateToHost', (message) => {
+      if (message.type === 'ready') {
+        page.evaluate((m) => window.postMessage(m, '*'), { type: 'load', protocol: 1, settings: stored, context: { catalogue }, checked: false }).catch(() => {});
+      }
+    });
+    await page.addInitScript(() => { globalThis.acquireVsCodeApi = () => ({ postMessage: (m) => globalThis.__toolgateToHost(JSON.parse(JSON.stringify(m))) }); });
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${origin} 'wasm-unsafe-eval'; style-src ${origin}; connect-src ${origin}">
+<title>Tool permissions</title><link rel="stylesheet" href="${origin}/pkg/settings-page/settings-page.css">
+<script type="module" src="${origin}/pkg/settings-page/settings-page.js"></script></head>
+<body class="vscode-light"><div id="toolgate-settings"></div></body></html>`;
+    await page.route(`${origin}/checking.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+    await page.goto(`${origin}/checking.html`);
+    await page.waitForSelector('body[data-visible="true"]');
+    await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+    const top = await page.locator('#toolgate-settings').boundingBox();
+    const end = await page.locator('#tg-try').boundingBox();
+    await page.screenshot({ path: join(out, 'settings-checking.png'), clip: { x: 0, y: top.y, width: 1040, height: end.y + end.height - top.y + 16 } });
+    release();
+    await context.close();
+    console.log(`wrote settings-checking.png in ${out}`);
   }
 } finally {
   await browser.close();

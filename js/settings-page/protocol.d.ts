@@ -76,6 +76,12 @@ export interface LoadMessage {
   /** The embedder's choices, when it made any. */
   page?: PageOptions;
   problems?: Problem[];
+  /**
+   * Whether the host checked `settings` (absent: it did). A host may send the stored settings
+   * first as they are stored (`checked: false`, no `problems`), for the page to draw at once, then
+   * checked, with their `problems`: the page keeps the user's edits and focus across the two.
+   */
+  checked?: boolean;
 }
 
 /**

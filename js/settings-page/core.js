@@ -1,0 +1,74 @@
+// The settings page's only way to the toolgate core (wasm). Four parts, each loaded when the page
+// first needs it, each resolving to the members the page uses of it:
+//   - loadLink(): the gloo glue to the host (`HostLink`, `Debouncer`), all the page needs to start;
+//   - loadValidator(): checking the settings and what drawing them asks of the core;
+//   - loadDecider(): `Policy`, what "Try a call" decides with;
+//   - loadTools(): importing another agent's settings.
+// Each part may be a module of its own: nothing the page holds from one part (a `Policy`, a class)
+// is given to another part's functions; only plain JSON values pass between them.
+// No other file of the page imports the wasm modules.
+
+/** Where each part comes from, relative to this file. Today one module serves all four. */
+const MODULES = {
+  link: '../tools/web/toolgate_tools_raw.js',
+  validator: '../tools/web/toolgate_tools_raw.js',
+  decider: '../tools/web/toolgate_tools_raw.js',
+  tools: '../tools/web/toolgate_tools_raw.js',
+};
+
+/** The members of each part the page uses. */
+const MEMBERS = {
+  link: ['HostLink', 'Debouncer'],
+  validator: ['validateSettings', 'settingsMcp', 'settingsPolicy', 'settingsPreview', 'settingsTools', 'parseEntry',
+    'addToAllowlist', 'removeFromAllowlist', 'decideMcp', 'applySettingsChange'],
+  decider: ['Policy'],
+  tools: ['importPolicy'],
+};
+
+const modules = new Map(); // specifier → promise of the initialised module (each initialised once)
+const parts = new Map(); // part → promise of its members
+
+/** A module, imported and its wasm fetched (from beside its glue: CSP `connect-src`) and compiled once. */
+function initialised(specifier) {
+  if (!modules.has(specifier)) {
+    const loading = import(specifier).then(async (module) => {
+      await module.default();
+      return module;
+    });
+    // A failed load may be tried again.
+    loading.catch(() => modules.delete(specifier));
+    modules.set(specifier, loading);
+  }
+  return modules.get(specifier);
+}
+
+function load(part) {
+  if (!parts.has(part)) {
+    const loading = initialised(MODULES[part]).then((module) => {
+      const members = {};
+      for (const name of MEMBERS[part]) {
+        if (module[name] === undefined) throw new Error(`toolgate settings page: the core's ${part} has no ${name}`);
+        members[name] = module[name];
+      }
+      return Object.freeze(members);
+    });
+    loading.catch(() => parts.delete(part));
+    parts.set(part, loading);
+  }
+  return parts.get(part);
+}
+
+/** The glue to the host: `HostLink` (messages, drafts) and `Debouncer`. */
+export const loadLink = () => load('link');
+
+/** What checking and drawing the settings need: `validateSettings`, `parseEntry`, `settingsTools`, … */
+export const loadValidator = () => load('validator');
+
+/** What "Try a call" decides with: `Policy` (over `settingsPolicy`'s plain spec). */
+export const loadDecider = () => load('decider');
+
+/** Importing another agent's settings: `importPolicy`. */
+export const loadTools = () => load('tools');
+
+/** What the page needs to validate (the validator), for embedders that load it ahead. */
+export const loadCore = () => loadValidator();
