@@ -9,7 +9,7 @@
 //     CommonJS twin over the tools' Node build;
 //   - the `exports` entries, added to the package.json build.mjs wrote.
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 
 export async function buildSettingsPage({ root, pkg }) {
   const out = join(pkg, 'settings-page');
@@ -17,13 +17,16 @@ export async function buildSettingsPage({ root, pkg }) {
   const source = join(root, 'js', 'settings-page');
   for (const file of readdirSync(source)) copyFileSync(join(source, file), join(out, file));
 
-  // The page's module files to preload: its own modules beside settings-page.js, and the tools'
-  // web glue and its snippets, by their paths from here.
-  const web = join(pkg, 'tools', 'web');
-  const snippets = readdirSync(join(web, 'snippets'), { recursive: true }).filter((f) => f.endsWith('.js'))
-    .map((f) => `../tools/web/snippets/${f.split(sep).join('/')}`).sort();
+  // The page's module files to preload: its own modules beside settings-page.js, and the glue of
+  // its two wasm modules with their snippets, by their paths from here. Only the link's .wasm is
+  // preloaded (host.mjs PAGE_WASM): the validator's is fetched once the settings are drawn.
+  const glue = (dir, name) => {
+    const text = readFileSync(join(out, dir, `${name}.js`), 'utf8');
+    const snippets = [...text.matchAll(/^import [^;]* from ['"]\.\/(snippets\/[^'"]+)['"]/gm)].map((m) => `./${dir}/${m[1]}`).sort();
+    return [`./${dir}/${name}.js`, ...snippets];
+  };
   const own = readdirSync(source).filter((f) => f.endsWith('.js') && f !== 'settings-page.js').map((f) => `./${f}`).sort();
-  const modules = [...own, '../tools/web/toolgate_tools_raw.js', ...snippets];
+  const modules = [...own, ...glue('link', 'toolgate_link'), ...glue('validator', 'toolgate_validator')];
   const placeholder = 'const PAGE_MODULES = []; // written by scripts/build-settings-page.mjs';
   const hostSource = readFileSync(join(source, 'host.mjs'), 'utf8');
   if (!hostSource.includes(placeholder)) throw new Error('js/settings-page/host.mjs: the PAGE_MODULES line is missing');

@@ -2,16 +2,17 @@
 // first needs it, each resolving to the members the page uses of it:
 //   - loadLink(): the gloo glue to the host (`HostLink`, `Debouncer`), all the page needs to start;
 //   - loadValidator(): checking the settings and what drawing them asks of the core;
-//   - loadDecider(): `Policy`, what "Try a call" decides with;
-//   - loadTools(): importing another agent's settings.
-// Each part may be a module of its own: nothing the page holds from one part (a `Policy`, a class)
-// is given to another part's functions; only plain JSON values pass between them.
-// No other file of the page imports the wasm modules.
+//   - loadDecider(): `Policy` and `decideMcp`, what "Try a call" decides with;
+//   - loadTools(): importing another agent's settings, and checking them with lint's findings.
+// The link and the validator are the page's own small modules; the decider and the tools are the
+// tools' module (the engine with lint and the importers), loaded once when the first is used.
+// Nothing the page holds from one part (a `Policy`, a class) is given to another part's functions;
+// only plain JSON values pass between them. No other file of the page imports the wasm modules.
 
-/** Where each part comes from, relative to this file. Today one module serves all four. */
+/** Where each part comes from, relative to this file. */
 const MODULES = {
-  link: '../tools/web/toolgate_tools_raw.js',
-  validator: '../tools/web/toolgate_tools_raw.js',
+  link: './link/toolgate_link.js',
+  validator: './validator/toolgate_validator.js',
   decider: '../tools/web/toolgate_tools_raw.js',
   tools: '../tools/web/toolgate_tools_raw.js',
 };
@@ -20,9 +21,9 @@ const MODULES = {
 const MEMBERS = {
   link: ['HostLink', 'Debouncer'],
   validator: ['validateSettings', 'settingsMcp', 'settingsPolicy', 'settingsPreview', 'settingsTools', 'parseEntry',
-    'addToAllowlist', 'removeFromAllowlist', 'decideMcp', 'applySettingsChange'],
-  decider: ['Policy'],
-  tools: ['importPolicy'],
+    'addToAllowlist', 'removeFromAllowlist', 'applySettingsChange'],
+  decider: ['Policy', 'decideMcp'],
+  tools: ['importPolicy', 'validateSettings'],
 };
 
 const modules = new Map(); // specifier → promise of the initialised module (each initialised once)
@@ -64,10 +65,10 @@ export const loadLink = () => load('link');
 /** What checking and drawing the settings need: `validateSettings`, `parseEntry`, `settingsTools`, … */
 export const loadValidator = () => load('validator');
 
-/** What "Try a call" decides with: `Policy` (over `settingsPolicy`'s plain spec). */
+/** What "Try a call" decides with: `Policy` (over `settingsPolicy`'s plain spec) and `decideMcp`. */
 export const loadDecider = () => load('decider');
 
-/** Importing another agent's settings: `importPolicy`. */
+/** Importing another agent's settings (`importPolicy`), and `validateSettings` with lint's findings. */
 export const loadTools = () => load('tools');
 
 /** What the page needs to validate (the validator), for embedders that load it ahead. */

@@ -12,14 +12,16 @@ const PROTOCOL_VERSION = 1;
 const defaultCore = null; // host.cjs: the tools' Node build
 
 /**
- * The page's module files, relative to settings-page.js: its own modules beside it (visible.js),
- * the tools' web glue and its snippets (the build writes their list; the snippets' folder is
- * named by a hash), and the .wasm. The
- * page's HTML preloads them, so they download beside the page's script instead of one import
- * after another, and the .wasm before the glue asks for it.
+ * The page's module files, relative to settings-page.js: its own modules beside it (one per
+ * section and the helpers they share), and the glue of its two wasm modules (the link to its host
+ * and the validator) with their snippets (the build writes their list; the snippets' folder is
+ * named by a hash), and the link's .wasm. The page's HTML preloads them, so they download beside
+ * the page's script instead of one import after another. The validator's .wasm is not preloaded:
+ * the page fetches it once the stored settings are drawn, so the first paint waits for nothing
+ * but the link.
  */
 const PAGE_MODULES = []; // written by scripts/build-settings-page.mjs
-const PAGE_WASM = '../tools/web/toolgate_tools_bg.wasm';
+const PAGE_WASM = './link/toolgate_link_bg.wasm';
 
 /** The `<link>`s that preload the page's module, for a page whose script is at `scriptUri`. */
 function pagePreloads(scriptUri) {
@@ -211,7 +213,9 @@ function createSettingsHost(options = {}) {
       if (!settings) settings = core.validateSettings({}, context).settings;
       log(`stored settings have ${checked.errors.length} problem(s): ${checked.errors.map((p) => p.message).join('; ')}`, 'warn');
     }
-    post({ type: 'load', protocol: PROTOCOL_VERSION, settings, context, ...(page ? { page } : {}), ...(problems.length ? { problems } : {}) });
+    const warnings = checked.warnings ?? [];
+    post({ type: 'load', protocol: PROTOCOL_VERSION, settings, context, ...(page ? { page } : {}), ...(problems.length ? { problems } : {}),
+      ...(warnings.length ? { warnings } : {}) });
     if (activity) await sendActivity();
   }
 

@@ -77,6 +77,11 @@ export interface LoadMessage {
   page?: PageOptions;
   problems?: Problem[];
   /**
+   * The host's warnings about the stored settings, lint's findings among them: the page shows
+   * them until the rules are edited, when it checks them with lint itself.
+   */
+  warnings?: Problem[];
+  /**
    * Whether the host checked `settings` (absent: it did). A host may send the stored settings
    * first as they are stored (`checked: false`, no `problems`), for the page to draw at once, then
    * checked, with their `problems`: the page keeps the user's edits and focus across the two.

@@ -1,7 +1,7 @@
 // The settings page's "Try a call" section: a call typed in, decided with the draft as the
 // extension would decide it, per sub-command, with the permission buttons that change the draft.
-// Its inputs are drawn at once; the decision when the core's decider is loaded (after the first
-// check of the settings is shown). Methods of the page.
+// Its inputs are drawn at once; the decision when the core's decider is loaded, which it is when
+// the section is first used (focused, clicked or typed in). Methods of the page.
 import { code, h, hiddenMark, marked, put } from './dom.js';
 import { LIST_TEXT, OUTCOME_TEXT, VALIDATE_DELAY_MS } from './words.js';
 import { hasHidden, visible } from './visible.js';
@@ -81,10 +81,14 @@ export class TrySection {
     if (!this.tryResult || !this.draft) return;
     const tool = this.ui.tryTool;
     const values = this.ui.tryInputs[tool] ?? [];
-    // A tool call is decided by the decider over the validator's policy; an MCP call by the validator.
-    if (!this.checker || (tool !== CURSOR_MCP && !this.decider)) {
-      this.tryResult.setAttribute('aria-busy', 'true');
-      if (!this.tryResult.querySelector('#tg-try-pending')) put(this.tryResult, h('p', { class: 'tg-hint tg-pending', id: 'tg-try-pending' }, 'The decision shows here once the checks are loaded.'));
+    // A call is decided by the decider over the validator's policy (or MCP settings).
+    if (!this.checker || !this.decider) {
+      const text = this.deciderLoading || !this.checker ? 'The decision shows here once the checks are loaded.' : 'The decision shows here when you try a call: change the call or pick a tool.';
+      if (this.deciderLoading || !this.checker) this.tryResult.setAttribute('aria-busy', 'true');
+      else this.tryResult.removeAttribute('aria-busy');
+      const pending = this.tryResult.querySelector('#tg-try-pending');
+      if (!pending) put(this.tryResult, h('p', { class: 'tg-hint tg-pending', id: 'tg-try-pending' }, text));
+      else if (pending.textContent !== text) pending.textContent = text;
       return;
     }
     this.tryResult.removeAttribute('aria-busy');
@@ -154,7 +158,8 @@ export class TrySection {
   }
 
   renderCursorDecision([server = '', tool = '']) {
-    const { addToAllowlist, decideMcp, settingsMcp } = this.checker;
+    const { addToAllowlist, settingsMcp } = this.checker;
+    const { decideMcp } = this.decider;
     const d = decideMcp(server, tool, settingsMcp(this.draft, this.context), this.draft.mcp.mode);
     const outcome = d.needApproval ? 'confirm' : 'allow';
     const buttons = d.candidatesForAllowlist.map((c) => h('button', { type: 'button', class: 'tg-primary', dataset: { kind: 'addToAllowlist' },

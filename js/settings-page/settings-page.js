@@ -15,7 +15,7 @@
 // frame (shell.js) and each section's drawing (section-*.js) are modules of their own beside it,
 // whose methods are the page's; dom.js, problems.js and words.js are the helpers they share, and
 // stored.js reads settings sent before the host checked them.
-import { loadCore, loadDecider, loadLink, loadValidator } from './core.js';
+import { loadCore, loadDecider, loadLink, loadTools, loadValidator } from './core.js';
 import { canonical, clone, h, put } from './dom.js';
 import { ProblemSlots } from './problems.js';
 import { ShellSection } from './shell.js';
@@ -76,6 +76,7 @@ class SettingsPage {
     document.addEventListener('visibilitychange', keep);
     window.addEventListener('pagehide', keep);
     this.link.post({ type: 'ready', protocol: PROTOCOL_VERSION });
+    this.watchTryUse();
     // Checking is loaded beside: the settings are drawn without it, and checked when it is here.
     loadValidator().then((checker) => this.onValidator(checker), (e) => this.onCoreFailed('Checking the settings', e));
   }
@@ -147,13 +148,42 @@ class SettingsPage {
       this.readyMarked = true;
       performance.mark('toolgate-settings-ready');
     }
-    // "Try a call" decides once the first check is shown.
-    if (!this.deciderLoading && this.shows('try')) {
-      this.deciderLoading = loadDecider().then((decider) => {
-        this.decider = decider;
-        this.renderTry();
-      }, (e) => this.onCoreFailed('Trying a call', e));
-    }
+    this.renderTry();
+  }
+
+  /**
+   * "Try a call" decides with the tools' module, which is most of what the page could fetch: it is
+   * loaded when the section is first used (focused, clicked or typed in), not with the page.
+   */
+  watchTryUse() {
+    const use = (e) => {
+      if (!e.target?.closest?.('#tg-try')) return;
+      for (const type of ['focusin', 'pointerdown']) this.root.removeEventListener(type, use);
+      this.useDecider();
+    };
+    for (const type of ['focusin', 'pointerdown']) this.root.addEventListener(type, use);
+  }
+
+  useDecider() {
+    if (this.deciderLoading) return;
+    this.deciderLoading = loadDecider().then((decider) => {
+      this.decider = decider;
+      this.renderTry();
+      this.useLint(); // the same module: its findings cost nothing more
+    }, (e) => this.onCoreFailed('Trying a call', e));
+    this.renderTry();
+  }
+
+  /**
+   * Lint's findings come with the tools' module, loaded when a rule is first edited (or the
+   * import or "Try a call" is used): from then on every check has them.
+   */
+  useLint() {
+    if (this.lintLoading) return;
+    this.lintLoading = loadTools().then((tools) => {
+      this.linter = tools;
+      this.validate();
+    }, (e) => console.warn('toolgate settings page: lint\'s findings cannot be shown', e));
   }
 
   // --- messages ------------------------------------------------------------------------------
@@ -179,7 +209,7 @@ class SettingsPage {
    * draws the first at once and takes only what is new from the second, keeping the user's edits
    * and focus.
    */
-  onLoad({ settings: sent, context, problems, page, checked }) {
+  onLoad({ settings: sent, context, problems, warnings, page, checked }) {
     const first = this.saved === undefined;
     const isChecked = checked !== false;
     const settings = isChecked ? sent : drawable(sent);
@@ -197,10 +227,15 @@ class SettingsPage {
     this.saved = settings;
     this.context = nextContext;
     this.loadProblems = isChecked ? problems ?? [] : [];
+    this.loadWarnings = isChecked ? warnings ?? [] : [];
     this.loadChecked = isChecked;
     // A draft restored after a reload, or typed before the host reloaded, is kept if it differs.
-    if (!this.draft || (!first && !this.isDirty(this.previousSaved)) || canonical(this.draft) === canonical(settings)) {
-      if (!this.draft || canonical(this.draft) !== canonical(settings)) redraw = true;
+    // The drawn controls edit the draft object they were drawn from: an equal draft is kept as it
+    // is, not replaced by a copy, or edits would go to an object no longer the draft.
+    const same = this.draft !== undefined && canonical(this.draft) === canonical(settings);
+    if (same) this.restored = false;
+    else if (!this.draft || (!first && !this.isDirty(this.previousSaved))) {
+      redraw = true;
       this.draft = clone(settings);
       this.restored = false;
     }
@@ -275,6 +310,7 @@ class SettingsPage {
   /** After any edit: keep the draft, and validate once typing pauses. */
   changed({ structural = false, now = false } = {}) {
     this.rejected = undefined;
+    if (this.saved && canonical(this.draft?.rules) !== canonical(this.saved.rules)) this.useLint();
     if (structural) {
       // Drawing again replaces the controls: focus goes back to the one with the same id.
       const focused = document.activeElement?.id;
@@ -311,7 +347,12 @@ class SettingsPage {
       this.persistDraft();
       return;
     }
-    this.validation = this.checker.validateSettings(this.draft, this.context);
+    this.validation = (this.linter ?? this.checker).validateSettings(this.draft, this.context);
+    if (!this.linter && this.loadWarnings?.length && canonical(this.draft.rules) === canonical(this.saved?.rules)) {
+      // Lint's findings are the host's until the rules are edited (then lint is loaded: useLint).
+      const own = new Set(this.validation.warnings.map(canonical));
+      this.validation = { ...this.validation, warnings: [...this.validation.warnings, ...this.loadWarnings.filter((w) => !own.has(canonical(w)))] };
+    }
     const errors = [...this.validation.errors, ...this.loadProblems.filter((p) => !p.path)];
     this.slots.show(errors, this.validation.warnings);
     this.renderNewEntryProblems();

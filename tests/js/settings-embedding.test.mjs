@@ -71,7 +71,7 @@ test("the agent's session: grants with how long they last, revoked in the page; 
   assert.match(before[1][2], /^until \d\d:\d\d/);
   await page.getByRole('button', { name: 'Revoke cargo build for terminal' }).click();
   await page.waitForFunction(() => document.querySelectorAll('#tg-grants-table tbody tr').length === 1, null, WAIT);
-  assert.equal(await page.evaluate(() => globalThis.toolgateStandin.session.grants(Date.UTC(2026, 0, 1, 9, 30)).length), 1, 'revoked in the host\'s session');
+  assert.equal(await page.evaluate(async () => (await globalThis.toolgateStandin.grants(Date.UTC(2026, 0, 1, 9, 30))).length), 1, 'revoked in the host\'s session');
 
   // The log, newest first; filtered by outcome, then by tool.
   const rows = () => page.locator('#tg-log-table tbody tr').evaluateAll((r) => r.map((e) => [...e.cells].map((c) => c.textContent)));

@@ -223,19 +223,28 @@ test('the page HTML carries exactly the strict CSP, no inline script or style, a
   }
 });
 
-test('the page HTML preloads every file of the page\'s module, each one the package ships', () => {
+test('the page HTML preloads every file the page imports to draw, and the link\'s .wasm, each one the package ships', () => {
   const html = settingsPageHtml({ cspSource: 'https://x', scriptUri: 'https://x/pkg/settings-page/settings-page.js', styleUri: 'https://x/s.css' });
   const preloaded = [...html.matchAll(/<link rel="(modulepreload|preload)"[^>]*href="https:\/\/x\/pkg\/([^"]+)"/g)].map((m) => [m[1], m[2]]);
-  // The page's own modules, the glue and every snippet it imports, and the .wasm it fetches:
-  // nothing found import by import.
-  const page = readFileSync(join(pkg, 'settings-page', 'settings-page.js'), 'utf8');
-  const own = [...page.matchAll(/from '\.\/([^']+)'/g)].map((m) => `settings-page/${m[1]}`);
-  assert.deepEqual(own, ['settings-page/visible.js']);
-  const glue = readFileSync(join(pkg, 'tools', 'web', 'toolgate_tools_raw.js'), 'utf8');
-  const snippets = [...glue.matchAll(/from '\.\/(snippets\/[^']+)'/g)].map((m) => `tools/web/${m[1]}`);
-  assert.ok(snippets.length > 0, 'the glue imports snippets');
-  assert.deepEqual(preloaded.filter(([rel]) => rel === 'modulepreload').map(([, f]) => f).sort(), [...own, 'tools/web/toolgate_tools_raw.js', ...snippets].sort());
-  assert.deepEqual(preloaded.filter(([rel]) => rel === 'preload').map(([, f]) => f), ['tools/web/toolgate_tools_bg.wasm']);
+  // Every module reached by static imports from the page's script, plus the glue of the link and
+  // the validator (core.js imports them when asked) with what they import: nothing found import by import.
+  const reached = new Set();
+  const follow = (file) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    const text = readFileSync(join(pkg, file), 'utf8');
+    for (const [, path] of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      follow(join(dirname(file), path));
+    }
+  };
+  follow('settings-page/settings-page.js');
+  reached.delete('settings-page/settings-page.js');
+  assert.ok([...reached].some((f) => f.endsWith('section-rules.js')), 'the sections are modules of their own');
+  follow('settings-page/link/toolgate_link.js');
+  follow('settings-page/validator/toolgate_validator.js');
+  assert.deepEqual(preloaded.filter(([rel]) => rel === 'modulepreload').map(([, f]) => f).sort(), [...reached].sort());
+  assert.ok(!preloaded.some(([, f]) => f.includes('tools/')), 'the tools\' module waits until it is used');
+  assert.deepEqual(preloaded.filter(([rel]) => rel === 'preload').map(([, f]) => f), ['settings-page/link/toolgate_link_bg.wasm']);
   for (const [, file] of preloaded) assert.ok(existsSync(join(pkg, file)), file);
   assert.match(html, /<link rel="preload" as="fetch" type="application\/wasm" crossorigin href=/, 'preloaded as fetch() asks for it, or the browser fetches it twice');
 });

@@ -168,11 +168,15 @@ test('with the validator held back, the stored settings are drawn at once, the p
     }
   }
   for (const region of ['#tg-roo-preview', '#tg-gasoline-summary']) assert.equal(await page.getAttribute(region, 'aria-busy'), null, region);
-  // The decider comes after the first check is shown; then the decision.
+  // The decider comes when "Try a call" is first used; then the decision.
+  assert.ok(!requested.some((u) => u.endsWith('?decider')), 'the decider is not loaded until "Try a call" is used');
+  assert.match(await page.textContent('#tg-try-result'), /when you try a call/);
+  await page.focus('#tg-try-input-0');
   await page.waitForSelector('#tg-try-verdict', WAIT);
   assert.equal(await page.getAttribute('#tg-try-result', 'aria-busy'), null);
   assert.ok(requested.some((u) => u.endsWith('?decider')));
-  assert.ok(!requested.some((u) => u.endsWith('?tools')), 'the import\'s tools are not loaded until it is used');
+  // A rule was edited: lint's findings come from the tools' module, loaded for them.
+  assert.ok(requested.some((u) => u.endsWith('?tools')), 'lint is loaded once a rule is edited');
   const marks = await page.evaluate(() => ['toolgate-settings-visible', 'toolgate-settings-ready'].map((n) => performance.getEntriesByName(n).length));
   assert.deepEqual(marks, [1, 1]);
   const [visibleAt, readyAt] = await page.evaluate(() => ['toolgate-settings-visible', 'toolgate-settings-ready'].map((n) => performance.getEntriesByName(n)[0].startTime));
