@@ -8,6 +8,7 @@
 //! (quotes removed, words joined by one space), with file redirects as items of their own.
 //! Whatever the parser cannot vouch for turns allow rules off for the whole input.
 
+mod cursor;
 mod hazards;
 mod other_shells;
 mod parser;
@@ -15,6 +16,7 @@ mod powershell_aliases;
 mod read_budget;
 mod rm_guard;
 mod runs;
+mod word;
 
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};

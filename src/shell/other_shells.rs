@@ -16,9 +16,11 @@
 //! `cmd /c` payloads are analysed as commands of their own; control characters, unclosed
 //! quotes or brackets and operators without a command are not vouched for; nesting is capped.
 
+use super::cursor::Cursor;
 use super::hazards::{hazards_of_command, network_path_hazard, Hazard, HazardKind};
 use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::runs::{invocation, ScriptText};
+use super::word::{is_name, Word};
 use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
 
 mod cmd;
@@ -69,7 +71,7 @@ pub(super) fn analyze_nested(
         Shell::Unknown => unknown(command, context, span_override),
         _ => {
             let mut analyzer = Analyzer::new(shell, command, depth, context, span_override, budget.lend());
-            analyzer.followed_outside = followed_outside;
+            analyzer.input.followed_outside = followed_outside;
             analyzer.parse_list(None);
             budget.restore(analyzer.budget);
             ShellAnalysis { items: analyzer.items, cannot_vouch: analyzer.cannot_vouch }
@@ -87,26 +89,6 @@ fn unknown(command: &str, context: Context, span_override: Option<(usize, usize)
         items.push(SubCommand::from_blank_separated(trimmed, context, (start, end), Shell::Unknown));
     }
     ShellAnalysis { items, cannot_vouch: Some("the shell is not known, so its command line is not analysed".into()) }
-}
-
-/// A word after quote removal.
-#[derive(Debug, Default)]
-struct Word {
-    text: String,
-    start: usize,
-    end: usize,
-    quoted: bool,
-    /// (kind, source text) of each expansion or substitution in the word.
-    expansions: Vec<(String, String)>,
-    /// Byte ranges of `text` holding the verbatim source of substitutions already followed. When
-    /// the word is (part of) a shell's payload they are this shell's, not the payload's, to run.
-    followed: Vec<(usize, usize)>,
-}
-
-impl Word {
-    fn at(start: usize) -> Self {
-        Word { start, end: start, ..Word::default() }
-    }
 }
 
 /// Where a command line is between commands.
@@ -129,21 +111,14 @@ type SeparatorAhead = (usize, Sep, Option<&'static str>);
 
 struct Analyzer<'t> {
     shell: Shell,
-    text: &'t str,
-    chars: Vec<(usize, char)>,
-    len: usize,
-    pos: usize,
+    /// The text being read (a shell payload is one of its own).
+    input: Cursor<'t>,
     depth: usize,
     context: Context,
-    /// Byte span every item gets when the text is not the caller's input (a shell payload).
-    span_override: Option<(usize, usize)>,
     items: Vec<SubCommand>,
     cannot_vouch: Option<String>,
     /// What the whole analysis may still read again (shell payloads).
     budget: ReadBudget,
-    /// Byte ranges of `text` holding substitutions an outer shell already ran (see
-    /// [`Word::followed`]): this shell sees their output, so they are not followed again.
-    followed_outside: Vec<(usize, usize)>,
 }
 
 /// The parts of one command being read.
@@ -167,72 +142,9 @@ fn is_blank(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r')
 }
 
-fn is_name_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_'
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
-
 impl<'t> Analyzer<'t> {
     fn new(shell: Shell, text: &'t str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
-        #[cfg(test)]
-        crate::test_support::steps(text.len());
-        Analyzer {
-            shell,
-            text,
-            chars: super::parser::char_table(text),
-            len: text.len(),
-            pos: 0,
-            depth,
-            context,
-            span_override,
-            items: Vec::new(),
-            cannot_vouch: None,
-            budget,
-            followed_outside: Vec::new(),
-        }
-    }
-
-    // ----- input -----
-
-    fn peek(&self) -> Option<char> {
-        self.peek_at(0)
-    }
-
-    /// Every character the reader looks at comes through here (tests count them).
-    fn peek_at(&self, ahead: usize) -> Option<char> {
-        #[cfg(test)]
-        crate::test_support::steps(1);
-        self.chars.get(self.pos + ahead).map(|(_, c)| *c)
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek();
-        if c.is_some() {
-            self.pos += 1;
-        }
-        c
-    }
-
-    fn offset(&self) -> usize {
-        self.chars.get(self.pos).map_or(self.len, |(i, _)| *i)
-    }
-
-    /// Whether the input continues with `literal`.
-    fn ahead(&self, literal: &str) -> bool {
-        literal.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
-    }
-
-    fn source(&self, start: usize, end: usize) -> String {
-        #[cfg(test)]
-        crate::test_support::steps(end.saturating_sub(start));
-        self.text.get(start..end).unwrap_or_default().to_owned()
-    }
-
-    fn span(&self, start: usize, end: usize) -> (usize, usize) {
-        self.span_override.unwrap_or((start, end))
+        Analyzer { shell, input: Cursor::new(text, span_override), depth, context, items: Vec::new(), cannot_vouch: None, budget }
     }
 
     /// Records the first reason allow rules cannot vouch for the line.
@@ -254,69 +166,40 @@ impl<'t> Analyzer<'t> {
         }
     }
 
-    /// Checks a character copied into a word: control characters and look-alikes are not vouched for.
-    fn push_plain(&mut self, word: &mut Word, c: char) {
-        if c.is_control() && !matches!(c, '\t' | '\n') {
-            self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
-        } else if c.is_whitespace() && !c.is_ascii() {
-            self.distrust(&format!("the command contains the Unicode space U+{:04X}", c as u32));
-        }
-        word.text.push(c);
-    }
-
-    /// Appends an expansion's source text to the word and records it.
-    fn record(&self, word: &mut Word, kind: &str, start: usize) {
-        let text = self.source(start, self.offset());
-        word.text.push_str(&text);
-        word.expansions.push((kind.to_owned(), text));
-    }
-
-    /// Reads the body of a substitution opened at byte `start` (its opener consumed) up to
-    /// `close`, and records it in `word` as followed. One an outer shell already followed is
-    /// skipped whole: this shell only sees its output.
-    fn substitution(&mut self, word: &mut Word, kind: &str, start: usize, context: Context, close: char) {
-        if let Some(&(_, end)) = self.followed_outside.iter().find(|(from, _)| *from == start) {
-            self.pos = self.chars.partition_point(|(at, _)| *at < end);
-        } else {
-            self.nested(context, close);
-        }
-        let from = word.text.len();
-        self.record(word, kind, start);
-        word.followed.push((from, word.text.len()));
-    }
-
     // ----- blanks, separators -----
 
     /// Spaces, tabs, line continuations and comments; stops before a newline.
     fn skip_blanks(&mut self) {
         loop {
-            let Some(c) = self.peek() else { return };
-            let next = self.peek_at(1);
+            let Some(c) = self.input.peek() else { return };
+            let next = self.input.peek_at(1);
             match (self.shell, c) {
-                (_, ' ' | '\t' | '\r') => self.pos += 1,
+                (_, ' ' | '\t' | '\r') => self.input.pos += 1,
                 (Shell::Elvish | Shell::Cmd, '^') | (Shell::Rc, '\\') | (Shell::PowerShell, '`') if next == Some('\n') => {
-                    self.pos += 2;
+                    self.input.pos += 2;
                 }
-                (Shell::Elvish | Shell::Cmd, '^') | (Shell::PowerShell, '`') if next == Some('\r') && self.peek_at(2) == Some('\n') => {
-                    self.pos += 3;
+                (Shell::Elvish | Shell::Cmd, '^') | (Shell::PowerShell, '`')
+                    if next == Some('\r') && self.input.peek_at(2) == Some('\n') =>
+                {
+                    self.input.pos += 3;
                 }
                 (Shell::PowerShell, '<') if next == Some('#') => {
                     self.distrust("PowerShell block comments are not analysed");
-                    self.pos += 2;
-                    while self.peek().is_some() && !self.ahead("#>") {
-                        self.pos += 1;
+                    self.input.pos += 2;
+                    while self.input.peek().is_some() && !self.input.ahead("#>") {
+                        self.input.pos += 1;
                     }
-                    self.pos += 2;
-                    self.pos = self.pos.min(self.chars.len());
+                    self.input.pos += 2;
+                    self.input.pos = self.input.pos.min(self.input.chars.len());
                 }
                 (Shell::Nushell | Shell::Elvish | Shell::Rc | Shell::PowerShell, '#') => {
-                    while self.peek().is_some_and(|c| c != '\n') {
-                        self.pos += 1;
+                    while self.input.peek().is_some_and(|c| c != '\n') {
+                        self.input.pos += 1;
                     }
                 }
                 (Shell::PowerShell, c) if c.is_whitespace() && !c.is_ascii() => {
                     self.distrust(&format!("PowerShell reads the Unicode space U+{:04X} as a blank", c as u32));
-                    self.pos += 1;
+                    self.input.pos += 1;
                 }
                 _ => return,
             }
@@ -326,8 +209,8 @@ impl<'t> Analyzer<'t> {
     /// The separator starting here, if any. `command_started` tells PowerShell's trailing
     /// `&` (run in the background) from its call operator.
     fn separator_ahead(&self, command_started: bool) -> Option<SeparatorAhead> {
-        let c = self.peek()?;
-        let next = self.peek_at(1);
+        let c = self.input.peek()?;
+        let next = self.input.peek_at(1);
         match self.shell {
             Shell::Nushell => self.nu_separator(c, next),
             Shell::Elvish => elvish::separator(c, next),
@@ -355,7 +238,7 @@ impl<'t> Analyzer<'t> {
         let mut state = State::Start;
         loop {
             self.skip_blanks();
-            let Some(c) = self.peek() else {
+            let Some(c) = self.input.peek() else {
                 if let Some(close) = close {
                     self.distrust(&format!("a '{}' is never closed", opener_of(close)));
                 }
@@ -365,14 +248,14 @@ impl<'t> Analyzer<'t> {
                 return;
             };
             if Some(c) == close {
-                self.bump();
+                self.input.bump();
                 if state == State::AfterOperator {
                     self.distrust(MISSING_COMMAND);
                 }
                 return;
             }
             if c == '\n' {
-                self.bump();
+                self.input.bump();
                 if state == State::AfterOperator {
                     // Other shells continue a pipeline or `&&` on the next line; cmd does not.
                     if self.shell == Shell::Cmd {
@@ -385,7 +268,7 @@ impl<'t> Analyzer<'t> {
                 continue;
             }
             if let Some((n, sep, reason)) = self.separator_ahead(state == State::AfterCommand) {
-                self.pos += n;
+                self.input.pos += n;
                 if let Some(reason) = reason {
                     self.distrust(reason);
                 }
@@ -407,14 +290,14 @@ impl<'t> Analyzer<'t> {
             }
             if self.is_closer(c) {
                 self.distrust(&format!("a '{c}' has no matching '{}'", opener_of(c)));
-                self.bump();
+                self.input.bump();
                 continue;
             }
-            let before = self.pos;
+            let before = self.input.pos;
             self.parse_command(close);
-            if self.pos == before {
+            if self.input.pos == before {
                 self.distrust(&format!("'{c}' cannot start a {} command", self.shell_name()));
-                self.bump();
+                self.input.bump();
             }
             state = State::AfterCommand;
         }
@@ -424,10 +307,10 @@ impl<'t> Analyzer<'t> {
     fn nested(&mut self, context: Context, close: char) {
         if self.depth >= MAX_DEPTH {
             self.distrust("commands are nested too deeply to follow");
-            let start = self.offset();
+            let start = self.input.offset();
             let open = opener_of(close);
             let mut level = 1usize;
-            while let Some(c) = self.bump() {
+            while let Some(c) = self.input.bump() {
                 if c == open {
                     level += 1;
                 } else if c == close {
@@ -437,10 +320,10 @@ impl<'t> Analyzer<'t> {
                     }
                 }
             }
-            let raw = self.source(start, self.offset());
+            let raw = self.input.source(start, self.input.offset());
             let raw = raw.strip_suffix(close).unwrap_or(&raw).trim().to_owned();
             if !raw.is_empty() {
-                let span = self.span(start, self.offset());
+                let span = self.input.span(start, self.input.offset());
                 self.items.push(SubCommand::from_blank_separated(&raw, context, span, self.shell));
             }
             return;
@@ -455,34 +338,34 @@ impl<'t> Analyzer<'t> {
 
     /// A block or group body: `{|x| … }` parameters are skipped.
     fn block_body(&mut self, word: &mut Word, context: Context) {
-        let start = self.offset();
-        self.bump();
+        let start = self.input.offset();
+        self.input.bump();
         self.skip_blanks();
-        while self.peek() == Some('\n') {
-            self.bump();
+        while self.input.peek() == Some('\n') {
+            self.input.bump();
             self.skip_blanks();
         }
-        if self.peek() == Some('|') && matches!(self.shell, Shell::Nushell | Shell::Elvish) {
-            self.bump();
-            while self.peek().is_some_and(|c| c != '|' && c != '}') {
-                self.bump();
+        if self.input.peek() == Some('|') && matches!(self.shell, Shell::Nushell | Shell::Elvish) {
+            self.input.bump();
+            while self.input.peek().is_some_and(|c| c != '|' && c != '}') {
+                self.input.bump();
             }
-            if self.peek() == Some('|') {
-                self.bump();
+            if self.input.peek() == Some('|') {
+                self.input.bump();
             }
         }
         self.nested(context, '}');
-        word.text.push_str(&self.source(start, self.offset()));
+        word.text.push_str(&self.input.source(start, self.input.offset()));
     }
 
     fn parse_command(&mut self, close: Option<char>) {
         let owner = self.items.len();
-        let start = self.offset();
+        let start = self.input.offset();
         let mut last_end = start;
         let mut cmd = Pending::default();
         loop {
             self.skip_blanks();
-            let Some(c) = self.peek() else { break };
+            let Some(c) = self.input.peek() else { break };
             if Some(c) == close || c == '\n' {
                 break;
             }
@@ -493,16 +376,19 @@ impl<'t> Analyzer<'t> {
             if !started && !cmd.call_operator {
                 match (self.shell, c) {
                     (Shell::PowerShell, '&') => {
-                        self.bump();
+                        self.input.bump();
                         cmd.call_operator = true;
                         continue;
                     }
                     (Shell::Cmd, '@') => {
-                        self.bump();
+                        self.input.bump();
                         continue;
                     }
                     (Shell::Rc, '!' | '@')
-                        if self.peek_at(1).is_none_or(|n| is_blank(n) || matches!(n, '{' | '}' | ')' | ';' | '&' | '|' | '#' | '\n'))
+                        if self
+                            .input
+                            .peek_at(1)
+                            .is_none_or(|n| is_blank(n) || matches!(n, '{' | '}' | ')' | ';' | '&' | '|' | '#' | '\n'))
                             || self.rc_continuation_at(1) =>
                     {
                         // A prefix operator (a line continuation after it is a blank: `!\` and a
@@ -512,13 +398,13 @@ impl<'t> Analyzer<'t> {
                         if self.rc_after_blanks(1).is_none_or(|n| matches!(n, '}' | ')' | ';' | '&' | '|' | '#' | '\n')) {
                             self.distrust("an rc '!' or '@' with no command after it is not analysed");
                         }
-                        self.bump();
+                        self.input.bump();
                         continue;
                     }
                     (Shell::Rc, '{') => {
-                        self.bump();
+                        self.input.bump();
                         self.nested(Context::Group, '}');
-                        last_end = self.offset();
+                        last_end = self.input.offset();
                         continue;
                     }
                     _ => {}
@@ -526,25 +412,28 @@ impl<'t> Analyzer<'t> {
             }
             if self.shell == Shell::Cmd && c == '(' {
                 self.distrust("cmd's parenthesised blocks are not analysed");
-                self.bump();
+                self.input.bump();
                 self.nested(Context::Group, ')');
-                last_end = self.offset();
+                last_end = self.input.offset();
                 continue;
             }
             if self.try_redirect(&mut cmd, close) {
-                last_end = self.offset();
+                last_end = self.input.offset();
                 continue;
             }
-            let before = self.pos;
+            let before = self.input.pos;
             let word = self.read_word(close);
-            if self.pos == before {
+            if self.input.pos == before {
                 if started {
                     self.distrust(&format!("'{c}' cannot appear inside a {} command", self.shell_name()));
                 }
                 break;
             }
             last_end = word.end;
-            if self.shell == Shell::Elvish && matches!(self.peek(), Some('<' | '>')) && !word.text.chars().all(|ch| ch.is_ascii_digit()) {
+            if self.shell == Shell::Elvish
+                && matches!(self.input.peek(), Some('<' | '>'))
+                && !word.text.chars().all(|ch| ch.is_ascii_digit())
+            {
                 self.distrust("Elvish reads a word glued to '<' or '>' as a file descriptor");
             }
             if self.shell == Shell::Rc && cmd.words.is_empty() && !word.quoted {
@@ -556,9 +445,9 @@ impl<'t> Analyzer<'t> {
                 if RC_CONDITIONS.contains(&keyword) {
                     self.distrust(&format!("the rc keyword '{keyword}' is not analysed"));
                     self.skip_blanks();
-                    if self.peek() == Some('(') {
+                    if self.input.peek() == Some('(') {
                         // The condition is a command list; the body follows as a command of its own.
-                        self.bump();
+                        self.input.bump();
                         self.nested(Context::Group, ')');
                         return;
                     }
@@ -583,12 +472,11 @@ impl<'t> Analyzer<'t> {
         let mut assignments = 0;
         if self.shell == Shell::Rc {
             while let Some(word) = words.get(assignments) {
-                let raw = self.source(word.start, word.end);
+                let raw = self.input.source(word.start, word.end);
                 let Some((name, _)) = raw.split_once('=') else {
                     break;
                 };
-                let mut chars = name.chars();
-                if !(chars.next().is_some_and(is_name_start) && chars.all(is_name_char)) {
+                if !is_name(name) {
                     break;
                 }
                 hazards.push(Hazard::new(HazardKind::EnvAssignment, name, "a leading name=value assignment changes how the command runs"));
@@ -596,7 +484,7 @@ impl<'t> Analyzer<'t> {
             }
         }
         if let Some(head) = words.get_mut(assignments) {
-            let raw = self.text.get(head.start..head.end).unwrap_or_default();
+            let raw = self.input.text.get(head.start..head.end).unwrap_or_default();
             match self.shell {
                 Shell::Nushell if raw.starts_with('^') => {
                     if let Some(stripped) = head.text.strip_prefix('^') {
@@ -619,7 +507,7 @@ impl<'t> Analyzer<'t> {
         let name = words.get(assignments).map(|w| w.text.clone());
         let args: Vec<String> = words.iter().skip(assignments + 1).map(|w| w.text.clone()).collect();
         if let Some(head) = words.get(assignments) {
-            let raw = self.source(head.start, head.end);
+            let raw = self.input.source(head.start, head.end);
             self.check_head(head, &raw, call_operator, &args, &mut hazards);
         }
         // What the command runs, read as every parser reads it (`super::runs`).
@@ -646,7 +534,7 @@ impl<'t> Analyzer<'t> {
             hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
         }
         let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
-        let (s, e) = self.span(start, end);
+        let (s, e) = self.input.span(start, end);
         if !text.is_empty() || name.is_some() {
             let item = SubCommand {
                 text,
@@ -711,7 +599,7 @@ impl<'t> Analyzer<'t> {
 
     /// Reads a redirection starting here, if there is one.
     fn try_redirect(&mut self, cmd: &mut Pending, close: Option<char>) -> bool {
-        let start = self.offset();
+        let start = self.input.offset();
         let Some((op, writes, target_follows)) = self.redirect_operator() else {
             return false;
         };
@@ -719,10 +607,10 @@ impl<'t> Analyzer<'t> {
             return true;
         }
         self.skip_blanks();
-        let before = self.pos;
-        let at_end = self.peek().is_none_or(|c| c == '\n' || self.is_closer(c)) || self.separator_ahead(true).is_some();
+        let before = self.input.pos;
+        let at_end = self.input.peek().is_none_or(|c| c == '\n' || self.is_closer(c)) || self.separator_ahead(true).is_some();
         let target = if at_end { None } else { Some(self.read_word(close)) };
-        let Some(target) = target.filter(|_| self.pos != before) else {
+        let Some(target) = target.filter(|_| self.input.pos != before) else {
             self.distrust(&format!("the redirection '{op}' has no target"));
             return true;
         };
@@ -746,7 +634,7 @@ impl<'t> Analyzer<'t> {
             cmd.hazards.push(hazard.clone());
             item_hazards.push(hazard);
         }
-        let (s, e) = self.span(start, target.end);
+        let (s, e) = self.input.span(start, target.end);
         cmd.redirects.push(SubCommand {
             text: format!("{op} {}", target.text),
             kind: SubCommandKind::Redirect,
@@ -777,16 +665,16 @@ impl<'t> Analyzer<'t> {
     fn fd_redirect(&mut self) -> Option<(String, bool, bool)> {
         let mut n = 0;
         let mut fd = String::new();
-        if self.shell == Shell::PowerShell && self.peek() == Some('*') {
+        if self.shell == Shell::PowerShell && self.input.peek() == Some('*') {
             fd.push('*');
             n = 1;
         } else {
-            while let Some(c) = self.peek_at(n).filter(char::is_ascii_digit) {
+            while let Some(c) = self.input.peek_at(n).filter(char::is_ascii_digit) {
                 fd.push(c);
                 n += 1;
             }
         }
-        let op = match (self.peek_at(n), self.peek_at(n + 1)) {
+        let op = match (self.input.peek_at(n), self.input.peek_at(n + 1)) {
             (Some('>'), Some('>')) => ">>",
             (Some('<'), Some('>')) if self.shell == Shell::Elvish => "<>",
             (Some('>'), _) => ">",
@@ -797,18 +685,18 @@ impl<'t> Analyzer<'t> {
         if fd == "*" && op == "<" {
             return None;
         }
-        self.pos += n + op.len();
+        self.input.pos += n + op.len();
         let writes = op != "<";
         if self.shell == Shell::PowerShell && op == "<" {
             self.distrust("PowerShell reserves '<' for future use");
         }
-        if self.peek() == Some('&') {
+        if self.input.peek() == Some('&') {
             // `2>&1`, `>&2`, `<&-`: a descriptor duplicated or closed, no file.
             let mut dup = String::from("&");
-            self.bump();
-            while let Some(c) = self.peek().filter(|c| c.is_ascii_digit() || *c == '-') {
+            self.input.bump();
+            while let Some(c) = self.input.peek().filter(|c| c.is_ascii_digit() || *c == '-') {
                 dup.push(c);
-                self.bump();
+                self.input.bump();
             }
             if dup.len() == 1 {
                 self.distrust(&format!("the redirection '{fd}{op}&' is malformed"));
@@ -820,6 +708,26 @@ impl<'t> Analyzer<'t> {
 
     // ----- words -----
 
+    /// Checks a character copied into a word: control characters and look-alikes are not vouched for.
+    fn push_plain(&mut self, word: &mut Word, c: char) {
+        if c.is_control() && !matches!(c, '\t' | '\n') {
+            self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
+        } else if c.is_whitespace() && !c.is_ascii() {
+            self.distrust(&format!("the command contains the Unicode space U+{:04X}", c as u32));
+        }
+        word.text.push(c);
+    }
+
+    /// Reads the body of a substitution opened at byte `start` (its opener consumed) up to
+    /// `close`, and records it in `word` as followed. One an outer shell already followed is
+    /// skipped whole: this shell only sees its output.
+    fn substitution(&mut self, word: &mut Word, kind: &str, start: usize, context: Context, close: char) {
+        if !self.input.skip_followed(start) {
+            self.nested(context, close);
+        }
+        self.input.record_followed(word, kind, start);
+    }
+
     fn read_word(&mut self, close: Option<char>) -> Word {
         match self.shell {
             Shell::Nushell => self.nu_word(),
@@ -827,7 +735,7 @@ impl<'t> Analyzer<'t> {
             Shell::Rc => self.rc_word(),
             Shell::PowerShell => self.ps_word(),
             Shell::Cmd => self.cmd_word(close),
-            Shell::Posix | Shell::Unknown => Word::at(self.offset()),
+            Shell::Posix | Shell::Unknown => Word::at(self.input.offset()),
         }
     }
 
@@ -835,14 +743,14 @@ impl<'t> Analyzer<'t> {
     fn doubled_quote_string(&mut self, word: &mut Word, is_quote: fn(char) -> bool) {
         word.quoted = true;
         loop {
-            match self.bump() {
+            match self.input.bump() {
                 None => {
                     self.distrust("a single quote is never closed");
                     return;
                 }
                 Some(c) if is_quote(c) => {
-                    if self.peek().is_some_and(is_quote) {
-                        self.bump();
+                    if self.input.peek().is_some_and(is_quote) {
+                        self.input.bump();
                         word.text.push('\'');
                     } else {
                         return;
@@ -855,7 +763,7 @@ impl<'t> Analyzer<'t> {
 
     /// Decodes a backslash escape of Nushell or Elvish double-quoted strings (after the backslash).
     fn backslash_escape(&mut self, word: &mut Word) {
-        let decoded = match self.bump() {
+        let decoded = match self.input.bump() {
             None => {
                 self.distrust("a double quote is never closed");
                 return;
@@ -870,18 +778,18 @@ impl<'t> Analyzer<'t> {
             Some('v') => Some('\u{b}'),
             Some('0') if self.shell == Shell::Nushell => Some('\0'),
             Some(c @ ('"' | '\\' | '\'' | '/' | '(' | ')' | '$')) => Some(c),
-            Some('u') if self.peek() == Some('{') => {
-                self.bump();
+            Some('u') if self.input.peek() == Some('{') => {
+                self.input.bump();
                 let mut value: u32 = 0;
                 let mut ok = true;
-                while let Some(c) = self.peek().filter(|c| *c != '}' && *c != '"') {
-                    self.bump();
+                while let Some(c) = self.input.peek().filter(|c| *c != '}' && *c != '"') {
+                    self.input.bump();
                     match c.to_digit(16).and_then(|d| value.checked_mul(16)?.checked_add(d)) {
                         Some(v) => value = v,
                         None => ok = false,
                     }
                 }
-                ok &= self.bump() == Some('}');
+                ok &= self.input.bump() == Some('}');
                 if ok {
                     char::from_u32(value)
                 } else {

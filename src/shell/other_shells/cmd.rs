@@ -6,8 +6,9 @@
 //! `!VAR!` (hazard); `>`, `>>`, `2>`, `<`, `2>&1`, `> nul`. Not vouched: `(…)` blocks, `if`,
 //! `for`, `goto`, `rem`, labels, built-ins glued to their arguments (`rd/s`, `echo.`).
 
-use super::{is_blank, Analyzer, Sep, SeparatorAhead, Word};
+use super::{is_blank, Analyzer, Sep, SeparatorAhead};
 use crate::shell::hazards::{Hazard, HazardKind};
+use crate::shell::word::Word;
 
 /// cmd built-ins, which cmd recognises even when glued to what follows (`rd/s`, `echo.`).
 const CMD_BUILTINS: [&str; 36] = [
@@ -58,9 +59,9 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn cmd_word(&mut self, close: Option<char>) -> Word {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut word = Word::at(start);
-        while let Some(c) = self.peek() {
+        while let Some(c) = self.input.peek() {
             if is_blank(c) || matches!(c, '\n' | '&' | '|' | '<' | '>' | '(') {
                 break;
             }
@@ -70,39 +71,39 @@ impl Analyzer<'_> {
                 }
                 self.distrust("a ')' has no matching '('");
             }
-            if c.is_ascii_digit() && matches!(self.peek_at(1), Some('<' | '>')) {
+            if c.is_ascii_digit() && matches!(self.input.peek_at(1), Some('<' | '>')) {
                 // cmd reads `2>` as a redirection even inside a word.
                 break;
             }
             match c {
                 '"' => {
-                    self.bump();
+                    self.input.bump();
                     word.quoted = true;
                     loop {
-                        match self.peek() {
+                        match self.input.peek() {
                             None | Some('\n') => {
                                 self.distrust("a double quote is never closed");
                                 break;
                             }
                             Some('"') => {
-                                self.bump();
+                                self.input.bump();
                                 break;
                             }
                             Some('%') => self.cmd_percent(&mut word),
                             Some(c) => {
-                                self.bump();
+                                self.input.bump();
                                 self.push_plain(&mut word, c);
                             }
                         }
                     }
                 }
                 '^' => {
-                    self.bump();
-                    match self.bump() {
+                    self.input.bump();
+                    match self.input.bump() {
                         None => {}
                         Some('\n') => {
                             // A continuation: the first character of the next line is taken literally.
-                            if let Some(next) = self.bump() {
+                            if let Some(next) = self.input.bump() {
                                 self.push_plain(&mut word, next);
                             }
                         }
@@ -112,47 +113,47 @@ impl Analyzer<'_> {
                 '%' => self.cmd_percent(&mut word),
                 '!' => self.cmd_delayed(&mut word),
                 _ => {
-                    self.bump();
+                    self.input.bump();
                     self.push_plain(&mut word, c);
                 }
             }
         }
-        word.end = self.offset();
+        word.end = self.input.offset();
         word
     }
 
     /// `%VAR%`, `%VAR:a=b%`, `%~dp0`…: cmd replaces it before it splits the line.
     fn cmd_percent(&mut self, word: &mut Word) {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut n = 1;
-        while self.peek_at(n).is_some_and(|c| c != '%' && c != '\n') {
+        while self.input.peek_at(n).is_some_and(|c| c != '%' && c != '\n') {
             n += 1;
         }
-        if self.peek_at(n) == Some('%') && n > 1 {
-            self.pos += n + 1;
+        if self.input.peek_at(n) == Some('%') && n > 1 {
+            self.input.pos += n + 1;
             self.distrust("cmd expands %VAR% before it splits the line, so a value could add commands");
-            self.record(word, "variable", start);
-        } else if self.peek_at(1).is_some_and(|c| c.is_ascii_digit() || matches!(c, '*' | '~')) {
-            self.pos += 2;
-            self.record(word, "batch parameter", start);
+            self.input.record(word, "variable", start);
+        } else if self.input.peek_at(1).is_some_and(|c| c.is_ascii_digit() || matches!(c, '*' | '~')) {
+            self.input.pos += 2;
+            self.input.record(word, "batch parameter", start);
         } else {
-            self.bump();
+            self.input.bump();
             word.text.push('%');
         }
     }
 
     /// `!VAR!`: delayed expansion, when enabled, after the line is split.
     fn cmd_delayed(&mut self, word: &mut Word) {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut n = 1;
-        while self.peek_at(n).is_some_and(|c| !is_blank(c) && !matches!(c, '!' | '\n' | '&' | '|' | '<' | '>' | '"')) {
+        while self.input.peek_at(n).is_some_and(|c| !is_blank(c) && !matches!(c, '!' | '\n' | '&' | '|' | '<' | '>' | '"')) {
             n += 1;
         }
-        if self.peek_at(n) == Some('!') && n > 1 {
-            self.pos += n + 1;
-            self.record(word, "delayed expansion", start);
+        if self.input.peek_at(n) == Some('!') && n > 1 {
+            self.input.pos += n + 1;
+            self.input.record(word, "delayed expansion", start);
         } else {
-            self.bump();
+            self.input.bump();
             word.text.push('!');
         }
     }

@@ -6,8 +6,9 @@
 //! `e:cmd`, redirections with descriptors. Not vouched: `{…}` lambdas and braced lists, `[…]`,
 //! keywords (`var`, `set`, `fn`, `if`, `use`…), `&&`, `||`, a word glued to `>` as its descriptor.
 
-use super::{is_blank, is_name_char, Analyzer, Sep, SeparatorAhead, Word};
+use super::{is_blank, Analyzer, Sep, SeparatorAhead};
 use crate::shell::hazards::{Hazard, HazardKind};
+use crate::shell::word::{is_name_char, Word};
 use crate::shell::Context;
 
 const ELVISH_KEYWORDS: [&str; 15] =
@@ -26,29 +27,29 @@ pub(super) fn separator(c: char, next: Option<char>) -> Option<SeparatorAhead> {
 
 impl Analyzer<'_> {
     pub(super) fn elvish_word(&mut self) -> Word {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut word = Word::at(start);
-        while let Some(c) = self.peek() {
-            let at_start = self.offset() == start;
+        while let Some(c) = self.input.peek() {
+            let at_start = self.input.offset() == start;
             if is_blank(c) || matches!(c, '\n' | ';' | '|' | ')' | '}' | ']' | '<' | '>' | '#') {
                 break;
             }
             if c == '&' && !at_start {
                 break;
             }
-            if c == '^' && matches!(self.peek_at(1), Some('\n' | '\r')) {
+            if c == '^' && matches!(self.input.peek_at(1), Some('\n' | '\r')) {
                 break;
             }
             match c {
                 '\'' => {
-                    self.bump();
+                    self.input.bump();
                     self.doubled_quote_string(&mut word, |q| q == '\'');
                 }
                 '"' => {
-                    self.bump();
+                    self.input.bump();
                     word.quoted = true;
                     loop {
-                        match self.bump() {
+                        match self.input.bump() {
                             None => {
                                 self.distrust("a double quote is never closed");
                                 break;
@@ -60,23 +61,23 @@ impl Analyzer<'_> {
                     }
                 }
                 '$' => {
-                    let at = self.offset();
-                    self.bump();
-                    if self.peek() == Some('@') {
-                        self.bump();
+                    let at = self.input.offset();
+                    self.input.bump();
+                    if self.input.peek() == Some('@') {
+                        self.input.bump();
                     }
-                    let name_start = self.pos;
-                    while self.peek().is_some_and(|c| is_name_char(c) || matches!(c, ':' | '-' | '~')) {
-                        self.bump();
+                    let name_start = self.input.pos;
+                    while self.input.peek().is_some_and(|c| is_name_char(c) || matches!(c, ':' | '-' | '~')) {
+                        self.input.bump();
                     }
-                    if self.pos == name_start {
+                    if self.input.pos == name_start {
                         self.distrust("a '$' has no variable name");
                     }
-                    self.record(&mut word, "variable", at);
+                    self.input.record(&mut word, "variable", at);
                 }
                 '(' => {
-                    let at = self.offset();
-                    self.bump();
+                    let at = self.input.offset();
+                    self.input.bump();
                     self.substitution(&mut word, "output capture", at, Context::CommandSubstitution, ')');
                 }
                 '{' => {
@@ -85,23 +86,23 @@ impl Analyzer<'_> {
                 }
                 '[' => {
                     self.distrust("Elvish lists, maps and indexing are not analysed");
-                    let at = self.offset();
-                    self.bump();
+                    let at = self.input.offset();
+                    self.input.bump();
                     self.nested(Context::Group, ']');
-                    word.text.push_str(&self.source(at, self.offset()));
+                    word.text.push_str(&self.input.source(at, self.input.offset()));
                 }
                 '^' => {
                     self.distrust("Elvish rejects a '^' that does not end a line");
-                    self.bump();
+                    self.input.bump();
                     word.text.push('^');
                 }
                 _ => {
-                    self.bump();
+                    self.input.bump();
                     self.push_plain(&mut word, c);
                 }
             }
         }
-        word.end = self.offset();
+        word.end = self.input.offset();
         word
     }
 

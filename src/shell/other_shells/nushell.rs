@@ -8,8 +8,9 @@
 //! `def`, `if`, `do`, `source`…), statements that are expressions (`$env.X = …`, a quoted
 //! head), `&&`, `||`, `2>`, a `#` inside a word.
 
-use super::{is_blank, is_name_char, is_name_start, Analyzer, Sep, SeparatorAhead, Word};
+use super::{is_blank, Analyzer, Sep, SeparatorAhead};
 use crate::shell::hazards::{Hazard, HazardKind};
+use crate::shell::word::{is_name_char, is_name_start, Word};
 use crate::shell::Context;
 
 /// Nushell's redirection tokens (each a whole word), and whether they append.
@@ -72,14 +73,14 @@ impl Analyzer<'_> {
     /// Whether a Nushell token equal to `literal` starts here.
     fn nu_token_ahead(&self, literal: &str) -> bool {
         let n = literal.chars().count();
-        self.ahead(literal) && self.peek_at(n).is_none_or(|c| is_blank(c) || matches!(c, '\n' | ';' | '|' | ')' | '}' | ']'))
+        self.input.ahead(literal) && self.input.peek_at(n).is_none_or(|c| is_blank(c) || matches!(c, '\n' | ';' | '|' | ')' | '}' | ']'))
     }
 
     /// Reads up to the closing `quote`, without escapes.
     fn plain_string(&mut self, word: &mut Word, quote: char) {
         word.quoted = true;
         loop {
-            match self.bump() {
+            match self.input.bump() {
                 None => {
                     self.distrust(&format!("a {quote} quote is never closed"));
                     return;
@@ -91,33 +92,33 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn nu_word(&mut self) -> Word {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut word = Word::at(start);
-        if self.peek() == Some('r') && self.peek_at(1) == Some('#') {
+        if self.input.peek() == Some('r') && self.input.peek_at(1) == Some('#') {
             self.nu_raw_string(&mut word);
         }
-        while let Some(c) = self.peek() {
+        while let Some(c) = self.input.peek() {
             if is_blank(c) || matches!(c, '\n' | '|' | ';' | ')' | '}' | ']') {
                 break;
             }
             match c {
                 '\'' => {
-                    self.bump();
+                    self.input.bump();
                     self.plain_string(&mut word, '\'');
                 }
                 '`' => {
-                    self.bump();
+                    self.input.bump();
                     self.plain_string(&mut word, '`');
                 }
                 '"' => {
-                    self.bump();
+                    self.input.bump();
                     word.quoted = true;
                     self.nu_double(&mut word);
                 }
                 '$' => self.nu_dollar(&mut word),
                 '(' => {
-                    let at = self.offset();
-                    self.bump();
+                    let at = self.input.offset();
+                    self.input.bump();
                     self.substitution(&mut word, "subexpression", at, Context::CommandSubstitution, ')');
                 }
                 '{' => {
@@ -126,48 +127,48 @@ impl Analyzer<'_> {
                 }
                 '[' => {
                     self.distrust("Nushell lists are not analysed");
-                    let at = self.offset();
-                    self.bump();
+                    let at = self.input.offset();
+                    self.input.bump();
                     self.nested(Context::Group, ']');
-                    word.text.push_str(&self.source(at, self.offset()));
+                    word.text.push_str(&self.input.source(at, self.input.offset()));
                 }
                 '#' => {
                     self.distrust("Nushell versions differ on a '#' inside a word");
-                    self.bump();
+                    self.input.bump();
                     word.text.push('#');
                 }
                 _ => {
-                    self.bump();
+                    self.input.bump();
                     self.push_plain(&mut word, c);
                 }
             }
         }
-        word.end = self.offset();
+        word.end = self.input.offset();
         word
     }
 
     /// `r#'…'#` with any number of `#`.
     fn nu_raw_string(&mut self, word: &mut Word) {
         let mut hashes = 0;
-        while self.peek_at(1 + hashes) == Some('#') {
+        while self.input.peek_at(1 + hashes) == Some('#') {
             hashes += 1;
         }
-        if self.peek_at(1 + hashes) != Some('\'') {
+        if self.input.peek_at(1 + hashes) != Some('\'') {
             return;
         }
-        self.pos += 2 + hashes;
+        self.input.pos += 2 + hashes;
         word.quoted = true;
         let closing: String = std::iter::once('\'').chain(std::iter::repeat_n('#', hashes)).collect();
         loop {
-            if self.peek().is_none() {
+            if self.input.peek().is_none() {
                 self.distrust("a raw string is never closed");
                 return;
             }
-            if self.ahead(&closing) {
-                self.pos += hashes + 1;
+            if self.input.ahead(&closing) {
+                self.input.pos += hashes + 1;
                 return;
             }
-            if let Some(c) = self.bump() {
+            if let Some(c) = self.input.bump() {
                 self.push_plain(word, c);
             }
         }
@@ -175,7 +176,7 @@ impl Analyzer<'_> {
 
     fn nu_double(&mut self, word: &mut Word) {
         loop {
-            match self.bump() {
+            match self.input.bump() {
                 None => {
                     self.distrust("a double quote is never closed");
                     return;
@@ -188,16 +189,16 @@ impl Analyzer<'_> {
     }
 
     fn nu_dollar(&mut self, word: &mut Word) {
-        let start = self.offset();
-        match self.peek_at(1) {
+        let start = self.input.offset();
+        match self.input.peek_at(1) {
             Some(quote @ ('"' | '\'')) => {
                 // `$"…(expr)…"`: interpolation runs the code in parentheses.
-                self.pos += 2;
+                self.input.pos += 2;
                 word.quoted = true;
                 let mut runs_code = false;
                 let mut literal = Word::at(start);
                 loop {
-                    match self.bump() {
+                    match self.input.bump() {
                         None => {
                             self.distrust("an interpolated string is never closed");
                             break;
@@ -212,25 +213,25 @@ impl Analyzer<'_> {
                     }
                 }
                 if runs_code {
-                    self.record(word, "string interpolation", start);
+                    self.input.record(word, "string interpolation", start);
                 } else {
                     // Without `(…)` the string is only text.
                     word.text.push_str(&literal.text);
                 }
             }
             Some('(') => {
-                self.pos += 2;
+                self.input.pos += 2;
                 self.substitution(word, "subexpression", start, Context::CommandSubstitution, ')');
             }
             Some(c) if is_name_start(c) || c.is_ascii_digit() => {
-                self.bump();
-                while self.peek().is_some_and(|c| is_name_char(c) || matches!(c, '-' | '.' | '?' | '!')) {
-                    self.bump();
+                self.input.bump();
+                while self.input.peek().is_some_and(|c| is_name_char(c) || matches!(c, '-' | '.' | '?' | '!')) {
+                    self.input.bump();
                 }
-                self.record(word, "variable", start);
+                self.input.record(word, "variable", start);
             }
             _ => {
-                self.bump();
+                self.input.bump();
                 word.text.push('$');
             }
         }
@@ -283,13 +284,13 @@ impl Analyzer<'_> {
     /// Nushell's redirection here, consumed (see [`Analyzer::redirect_operator`]).
     pub(super) fn nu_redirect(&mut self) -> Option<(String, bool, bool)> {
         if let Some((token, _)) = NU_REDIRECTS.iter().find(|(t, _)| self.nu_token_ahead(t)) {
-            self.pos += token.chars().count();
+            self.input.pos += token.chars().count();
             return Some(((*token).to_owned(), true, true));
         }
         for (token, target) in [("2>&1", false), ("2>", true)] {
             if self.nu_token_ahead(token) {
                 self.distrust(&format!("Nushell rejects '{token}'"));
-                self.pos += token.chars().count();
+                self.input.pos += token.chars().count();
                 return Some((token.to_owned(), true, target));
             }
         }

@@ -9,8 +9,9 @@
 //! keywords, statements that are expressions (`$x = …`, a quoted or `[type]` head),
 //! typographic quotes, dashes and spaces (PowerShell reads them as `'`, `"`, `-`, blanks).
 
-use super::{is_blank, is_name_char, Analyzer, Sep, SeparatorAhead, Word};
+use super::{is_blank, Analyzer, Sep, SeparatorAhead};
 use crate::shell::hazards::{Hazard, HazardKind};
+use crate::shell::word::{is_name_char, Word};
 use crate::shell::Context;
 
 const PS_KEYWORDS: [&str; 35] = [
@@ -102,28 +103,28 @@ pub(super) fn separator(c: char, next: Option<char>, command_started: bool) -> O
 
 impl Analyzer<'_> {
     pub(super) fn ps_word(&mut self) -> Word {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut word = Word::at(start);
-        if self.ahead("--%") {
+        if self.input.ahead("--%") {
             // Stop-parsing: the rest of the line goes to the program as it is.
             self.distrust("PowerShell's stop-parsing token '--%' is not analysed");
-            while self.peek().is_some_and(|c| c != '\n' && c != '|') {
-                if let Some(c) = self.bump() {
+            while self.input.peek().is_some_and(|c| c != '\n' && c != '|') {
+                if let Some(c) = self.input.bump() {
                     self.push_plain(&mut word, c);
                 }
             }
-            word.end = self.offset();
+            word.end = self.input.offset();
             return word;
         }
-        while let Some(c) = self.peek() {
-            let at_start = self.offset() == start;
+        while let Some(c) = self.input.peek() {
+            let at_start = self.input.offset() == start;
             if is_blank(c) || matches!(c, '\n' | ';' | '|' | '&' | ')' | '}' | '<' | '>') {
                 break;
             }
             if c.is_whitespace() && !c.is_ascii() {
                 break;
             }
-            if c == '`' && matches!(self.peek_at(1), Some('\n' | '\r')) {
+            if c == '`' && matches!(self.input.peek_at(1), Some('\n' | '\r')) {
                 break;
             }
             match c {
@@ -131,19 +132,19 @@ impl Analyzer<'_> {
                     if c != '\'' {
                         self.distrust("PowerShell reads a typographic quote as a quote");
                     }
-                    self.bump();
+                    self.input.bump();
                     self.doubled_quote_string(&mut word, is_single_quote);
                 }
                 c if is_double_quote(c) => {
                     if c != '"' {
                         self.distrust("PowerShell reads a typographic quote as a quote");
                     }
-                    self.bump();
+                    self.input.bump();
                     word.quoted = true;
                     self.ps_double(&mut word);
                 }
                 '`' => {
-                    self.bump();
+                    self.input.bump();
                     self.ps_backtick(&mut word);
                 }
                 '$' => self.ps_dollar(&mut word, false),
@@ -152,8 +153,8 @@ impl Analyzer<'_> {
                     if !at_start {
                         self.distrust("a '(' inside a PowerShell word is not analysed");
                     }
-                    let at = self.offset();
-                    self.bump();
+                    let at = self.input.offset();
+                    self.input.bump();
                     self.substitution(&mut word, "subexpression", at, Context::CommandSubstitution, ')');
                 }
                 '{' => {
@@ -162,22 +163,22 @@ impl Analyzer<'_> {
                 }
                 c if is_typographic_dash(c) => {
                     self.distrust("PowerShell reads a typographic dash as '-'");
-                    self.bump();
+                    self.input.bump();
                     word.text.push('-');
                 }
                 _ => {
-                    self.bump();
+                    self.input.bump();
                     self.push_plain(&mut word, c);
                 }
             }
         }
-        word.end = self.offset();
+        word.end = self.input.offset();
         word
     }
 
     /// A backtick escape (after the backtick), outside or inside double quotes.
     fn ps_backtick(&mut self, word: &mut Word) {
-        let decoded = match self.bump() {
+        let decoded = match self.input.bump() {
             None => return,
             Some('n') => '\n',
             Some('t') => '\t',
@@ -198,27 +199,27 @@ impl Analyzer<'_> {
 
     fn ps_double(&mut self, word: &mut Word) {
         loop {
-            match self.peek() {
+            match self.input.peek() {
                 None => {
                     self.distrust("a double quote is never closed");
                     return;
                 }
                 Some(c) if is_double_quote(c) => {
-                    self.bump();
-                    if self.peek().is_some_and(is_double_quote) {
-                        self.bump();
+                    self.input.bump();
+                    if self.input.peek().is_some_and(is_double_quote) {
+                        self.input.bump();
                         word.text.push('"');
                     } else {
                         return;
                     }
                 }
                 Some('`') => {
-                    self.bump();
+                    self.input.bump();
                     self.ps_backtick(word);
                 }
                 Some('$') => self.ps_dollar(word, true),
                 Some(c) => {
-                    self.bump();
+                    self.input.bump();
                     self.push_plain(word, c);
                 }
             }
@@ -226,36 +227,36 @@ impl Analyzer<'_> {
     }
 
     fn ps_dollar(&mut self, word: &mut Word, in_quotes: bool) {
-        let start = self.offset();
-        match self.peek_at(1) {
+        let start = self.input.offset();
+        match self.input.peek_at(1) {
             Some('(') => {
-                self.pos += 2;
+                self.input.pos += 2;
                 self.substitution(word, "subexpression", start, Context::CommandSubstitution, ')');
             }
             Some('{') => {
-                self.pos += 2;
-                while self.peek().is_some_and(|c| c != '}') {
-                    self.bump();
+                self.input.pos += 2;
+                while self.input.peek().is_some_and(|c| c != '}') {
+                    self.input.bump();
                 }
-                if self.bump().is_none() {
+                if self.input.bump().is_none() {
                     self.distrust("a '${' is never closed");
                 }
-                self.record(word, "variable", start);
+                self.input.record(word, "variable", start);
             }
             Some(c) if is_name_char(c) || matches!(c, '?' | '^' | '$') => {
-                self.pos += 2;
+                self.input.pos += 2;
                 if is_name_char(c) {
-                    while self.peek().is_some_and(|c| is_name_char(c) || c == ':' || c == '?') {
-                        self.bump();
+                    while self.input.peek().is_some_and(|c| is_name_char(c) || c == ':' || c == '?') {
+                        self.input.bump();
                     }
                 }
-                if !in_quotes && matches!(self.peek(), Some('.' | '[')) {
+                if !in_quotes && matches!(self.input.peek(), Some('.' | '[')) {
                     self.distrust("PowerShell member access and indexing are not analysed");
                 }
-                self.record(word, "variable", start);
+                self.input.record(word, "variable", start);
             }
             _ => {
-                self.bump();
+                self.input.bump();
                 word.text.push('$');
             }
         }
@@ -263,41 +264,41 @@ impl Analyzer<'_> {
 
     /// `@(…)`, `@{…}`, `@'…'@`, `@"…"@` and `@splat` at the start of a word.
     fn ps_at(&mut self, word: &mut Word) {
-        let start = self.offset();
-        match self.peek_at(1) {
+        let start = self.input.offset();
+        match self.input.peek_at(1) {
             Some('(') => {
-                self.pos += 2;
+                self.input.pos += 2;
                 self.substitution(word, "array subexpression", start, Context::CommandSubstitution, ')');
             }
             Some('{') => {
                 self.distrust("PowerShell hashtables are not analysed");
-                self.bump();
+                self.input.bump();
                 self.block_body(word, Context::Group);
             }
             Some(q) if is_single_quote(q) || is_double_quote(q) => {
                 self.distrust("PowerShell here-strings are not analysed");
-                self.pos += 2;
+                self.input.pos += 2;
                 loop {
-                    match self.bump() {
+                    match self.input.bump() {
                         None => break,
-                        Some('\n') if self.peek() == Some(q) && self.peek_at(1) == Some('@') => {
-                            self.pos += 2;
+                        Some('\n') if self.input.peek() == Some(q) && self.input.peek_at(1) == Some('@') => {
+                            self.input.pos += 2;
                             break;
                         }
                         Some(_) => {}
                     }
                 }
-                self.record(word, "here-string", start);
+                self.input.record(word, "here-string", start);
             }
             Some(c) if is_name_char(c) => {
-                self.bump();
-                while self.peek().is_some_and(is_name_char) {
-                    self.bump();
+                self.input.bump();
+                while self.input.peek().is_some_and(is_name_char) {
+                    self.input.bump();
                 }
-                self.record(word, "splatting", start);
+                self.input.record(word, "splatting", start);
             }
             _ => {
-                self.bump();
+                self.input.bump();
                 word.text.push('@');
             }
         }

@@ -6,7 +6,8 @@
 //! `>`, `>>`, `<`, `>[2=1]`; `name=value` prefixes. Not vouched: `(…)` lists, `^` joining
 //! separate words, keywords (`if`, `for`, `while`, `switch`, `fn`, `not`), here-documents.
 
-use super::{is_blank, is_name_char, Analyzer, Sep, SeparatorAhead, Word, MAX_DEPTH};
+use super::{is_blank, Analyzer, Sep, SeparatorAhead, MAX_DEPTH};
+use crate::shell::word::{is_name_char, Word};
 use crate::shell::{Context, SubCommand};
 
 /// rc keywords whose parenthesised part is a command list (`if(test -f x) rm x`).
@@ -17,13 +18,13 @@ pub(super) const RC_KEYWORDS: [&str; 4] = ["fn", "not", "case", "else"];
 impl Analyzer<'_> {
     /// Whether an rc line continuation (`\` and a newline) starts `ahead` characters on.
     pub(super) fn rc_continuation_at(&self, ahead: usize) -> bool {
-        self.peek_at(ahead) == Some('\\') && self.peek_at(ahead + 1) == Some('\n')
+        self.input.peek_at(ahead) == Some('\\') && self.input.peek_at(ahead + 1) == Some('\n')
     }
 
     /// The first character from `ahead` on that is neither a blank nor an rc line continuation.
     pub(super) fn rc_after_blanks(&self, mut ahead: usize) -> Option<char> {
         loop {
-            match self.peek_at(ahead)? {
+            match self.input.peek_at(ahead)? {
                 ' ' | '\t' | '\r' => ahead += 1,
                 '\\' if self.rc_continuation_at(ahead) => ahead += 2,
                 other => return Some(other),
@@ -33,29 +34,29 @@ impl Analyzer<'_> {
 
     /// rc's `>`, `>>`, `<`, `<<`, with `[2]`, `[2=1]` or `[2=]` descriptors.
     pub(super) fn rc_redirect(&mut self) -> Option<(String, bool, bool)> {
-        let c = self.peek()?;
-        if !matches!(c, '<' | '>') || self.peek_at(1) == Some('{') {
+        let c = self.input.peek()?;
+        if !matches!(c, '<' | '>') || self.input.peek_at(1) == Some('{') {
             return None;
         }
         let mut op = String::from(c);
-        self.bump();
-        if self.peek() == Some(c) {
+        self.input.bump();
+        if self.input.peek() == Some(c) {
             op.push(c);
-            self.bump();
+            self.input.bump();
         }
         if op == "<<" {
             self.distrust("rc here-documents are not analysed");
         }
         let mut duplicate = false;
-        if self.peek() == Some('[') {
+        if self.input.peek() == Some('[') {
             let mut descriptor = String::from("[");
-            self.bump();
-            while let Some(d) = self.peek().filter(|d| d.is_ascii_digit() || *d == '=') {
+            self.input.bump();
+            while let Some(d) = self.input.peek().filter(|d| d.is_ascii_digit() || *d == '=') {
                 descriptor.push(d);
-                self.bump();
+                self.input.bump();
             }
-            if self.peek() == Some(']') {
-                self.bump();
+            if self.input.peek() == Some(']') {
+                self.input.bump();
                 descriptor.push(']');
             } else {
                 self.distrust("an rc redirection's descriptor list is malformed");
@@ -71,20 +72,20 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn rc_word(&mut self) -> Word {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut word = Word::at(start);
-        while let Some(c) = self.peek() {
-            let at_start = self.offset() == start;
+        while let Some(c) = self.input.peek() {
+            let at_start = self.input.offset() == start;
             if is_blank(c) || matches!(c, '\n' | ';' | '&' | '|' | ')' | '{' | '}' | '#') {
                 break;
             }
-            if c == '\\' && self.peek_at(1) == Some('\n') {
+            if c == '\\' && self.input.peek_at(1) == Some('\n') {
                 break;
             }
             if matches!(c, '<' | '>') {
-                if at_start && self.peek_at(1) == Some('{') {
+                if at_start && self.input.peek_at(1) == Some('{') {
                     // `<{…}` / `>{…}`: process substitution.
-                    self.pos += 2;
+                    self.input.pos += 2;
                     self.substitution(&mut word, "process substitution", start, Context::ProcessSubstitution, '}');
                     continue;
                 }
@@ -92,33 +93,33 @@ impl Analyzer<'_> {
             }
             match c {
                 '\'' => {
-                    self.bump();
+                    self.input.bump();
                     self.doubled_quote_string(&mut word, |q| q == '\'');
                 }
                 '`' => self.rc_backquote(&mut word),
                 '$' => {
-                    let at = self.offset();
-                    self.bump();
-                    if matches!(self.peek(), Some('#' | '"')) {
-                        self.bump();
+                    let at = self.input.offset();
+                    self.input.bump();
+                    if matches!(self.input.peek(), Some('#' | '"')) {
+                        self.input.bump();
                     }
-                    while self.peek() == Some('$') {
-                        self.bump();
+                    while self.input.peek() == Some('$') {
+                        self.input.bump();
                     }
-                    let name_start = self.pos;
-                    while self.peek().is_some_and(|c| is_name_char(c) || c == '*') {
-                        self.bump();
+                    let name_start = self.input.pos;
+                    while self.input.peek().is_some_and(|c| is_name_char(c) || c == '*') {
+                        self.input.bump();
                     }
-                    if self.pos == name_start {
+                    if self.input.pos == name_start {
                         self.distrust("a '$' has no variable name");
                     }
-                    if self.peek() == Some('(') {
+                    if self.input.peek() == Some('(') {
                         // `$x(1 2)`: a subscript list.
-                        let mut subscript = Word::at(self.offset());
+                        let mut subscript = Word::at(self.input.offset());
                         self.rc_list(&mut subscript);
                         word.expansions.append(&mut subscript.expansions);
                     }
-                    self.record(&mut word, "variable", at);
+                    self.input.record(&mut word, "variable", at);
                 }
                 '(' if !word.quoted && RC_CONDITIONS.contains(&word.text.as_str()) => break,
                 '(' => {
@@ -128,61 +129,64 @@ impl Analyzer<'_> {
                 '^' => {
                     // A free caret joins its neighbours; where a word ends (a blank, an operator, a
                     // closer, a redirection) it has nothing to join.
-                    self.bump();
+                    self.input.bump();
                     let word_ends = |n: char| is_blank(n) || matches!(n, '\n' | ';' | '&' | '|' | '#' | ')' | '{' | '}' | '<' | '>');
-                    if at_start || self.peek().is_none_or(word_ends) || (self.peek() == Some('\\') && self.peek_at(1) == Some('\n')) {
+                    if at_start
+                        || self.input.peek().is_none_or(word_ends)
+                        || (self.input.peek() == Some('\\') && self.input.peek_at(1) == Some('\n'))
+                    {
                         self.distrust("an rc '^' joins separate words, which is not analysed");
                     }
                 }
                 _ => {
-                    self.bump();
+                    self.input.bump();
                     self.push_plain(&mut word, c);
                 }
             }
         }
-        word.end = self.offset();
+        word.end = self.input.offset();
         word
     }
 
     /// `` `{cmd} ``, `` ``(ifs){cmd} ``, or Byron rc's `` `cmd ``.
     fn rc_backquote(&mut self, word: &mut Word) {
-        let start = self.offset();
-        if self.peek_at(1) == Some('{') {
-            self.pos += 2;
+        let start = self.input.offset();
+        if self.input.peek_at(1) == Some('{') {
+            self.input.pos += 2;
             self.substitution(word, "command substitution", start, Context::CommandSubstitution, '}');
             return;
         }
-        self.bump();
-        if self.peek() == Some('`') {
-            self.bump();
+        self.input.bump();
+        if self.input.peek() == Some('`') {
+            self.input.bump();
             self.distrust("rc's ``(separators){…} substitution is not analysed");
-            if self.peek() == Some('(') {
-                let mut separators = Word::at(self.offset());
+            if self.input.peek() == Some('(') {
+                let mut separators = Word::at(self.input.offset());
                 self.rc_list(&mut separators);
             }
         }
-        if self.peek() == Some('{') {
-            self.bump();
+        if self.input.peek() == Some('{') {
+            self.input.bump();
             self.nested(Context::CommandSubstitution, '}');
         } else {
             self.distrust("rc's `command substitution without braces is not analysed");
             if self.depth < MAX_DEPTH {
                 self.depth += 1;
-                let at = self.offset();
+                let at = self.input.offset();
                 let inner = self.rc_word();
                 self.depth -= 1;
                 if !inner.text.is_empty() {
-                    let span = self.span(at, inner.end);
+                    let span = self.input.span(at, inner.end);
                     self.items.push(SubCommand::from_blank_separated(&inner.text, Context::CommandSubstitution, span, self.shell));
                 }
             }
         }
-        self.record(word, "command substitution", start);
+        self.input.record(word, "command substitution", start);
     }
 
     /// `(a b c)`: the words of an rc list, appended to `word` joined by spaces.
     fn rc_list(&mut self, word: &mut Word) {
-        self.bump();
+        self.input.bump();
         if self.depth >= MAX_DEPTH {
             self.distrust("commands are nested too deeply to follow");
             self.nested(Context::Group, ')');
@@ -192,24 +196,24 @@ impl Analyzer<'_> {
         let mut first = true;
         loop {
             self.skip_blanks();
-            match self.peek() {
+            match self.input.peek() {
                 None => {
                     self.distrust("a '(' is never closed");
                     break;
                 }
                 Some(')') => {
-                    self.bump();
+                    self.input.bump();
                     break;
                 }
                 Some('\n') => {
-                    self.bump();
+                    self.input.bump();
                 }
                 Some(c) => {
-                    let before = self.pos;
+                    let before = self.input.pos;
                     let mut inner = self.rc_word();
-                    if self.pos == before {
+                    if self.input.pos == before {
                         self.distrust(&format!("'{c}' cannot appear in an rc list"));
-                        self.bump();
+                        self.input.bump();
                         continue;
                     }
                     if !first {
@@ -234,10 +238,10 @@ impl Analyzer<'_> {
             ('|', Some('[')) => {
                 // `|[2]` or `|[2=1]`: a pipe of other descriptors.
                 let mut n = 2;
-                while self.peek_at(n).is_some_and(|c| c.is_ascii_digit() || c == '=') {
+                while self.input.peek_at(n).is_some_and(|c| c.is_ascii_digit() || c == '=') {
                     n += 1;
                 }
-                if self.peek_at(n) == Some(']') {
+                if self.input.peek_at(n) == Some(']') {
                     Some((n + 1, Sep::Pipe, None))
                 } else {
                     Some((1, Sep::Pipe, Some("an rc pipe's descriptor list is malformed")))
