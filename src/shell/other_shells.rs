@@ -21,7 +21,7 @@ use super::hazards::{hazards_of_command, network_path_hazard, Hazard, HazardKind
 use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::runs::{invocation, ScriptText};
 use super::word::{is_name, Word};
-use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
+use super::{add_command, Context, Shell, ShellAnalysis, SubCommand};
 
 mod cmd;
 mod elvish;
@@ -513,7 +513,7 @@ impl<'t> Analyzer<'t> {
         // What the command runs, read as every parser reads it (`super::runs`).
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         let expanded: Vec<bool> = words.iter().map(|w| !w.expansions.is_empty()).collect();
-        let invocation = invocation(&texts, assignments, &expanded, self.shell);
+        let mut invocation = invocation(&texts, assignments, &expanded, self.shell);
         let scripts: Vec<ScriptText> = invocation
             .scripts
             .iter()
@@ -526,38 +526,14 @@ impl<'t> Analyzer<'t> {
             hazards.extend(hazards_of_command(program, &args));
         }
         hazards.extend(network_path_hazard(&args));
-        let unreadable = invocation.unreadable.clone().or_else(|| {
-            invocation.reads_stdin.map(|_| "the shell reads its commands from standard input, which the text does not show".to_owned())
-        });
-        if let Some(why) = unreadable {
-            let subject = invocation.program.clone().or_else(|| name.clone()).unwrap_or_default();
-            hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
+        if invocation.unreadable.is_none() && invocation.reads_stdin.is_some() {
+            invocation.unreadable = Some("the shell reads its commands from standard input, which the text does not show".to_owned());
         }
         let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
         let (s, e) = self.input.span(start, end);
-        if !text.is_empty() || name.is_some() {
-            let item = SubCommand {
-                text,
-                kind: SubCommandKind::Command,
-                context: self.context,
-                name,
-                program: invocation.program,
-                runs_as: invocation.forms,
-                args,
-                start: s,
-                end: e,
-                hazards,
-            };
-            let at = owner.min(self.items.len());
-            self.items.insert(at, item);
-            self.items.extend(redirects);
-        } else {
-            let mut redirects = redirects;
-            if let Some(first) = redirects.first_mut() {
-                first.hazards.extend(hazards);
-            }
-            self.items.extend(redirects);
-        }
+        let item = SubCommand::command(text, self.context, name, args, invocation, (s, e), hazards);
+        let has_command = !item.text.is_empty() || item.name.is_some();
+        add_command(&mut self.items, owner, item, has_command, redirects);
         for (script, followed, shell) in scripts {
             self.run_script(&script, shell, (s, e), followed);
         }
@@ -628,25 +604,15 @@ impl<'t> Analyzer<'t> {
             }
             return true;
         }
-        let mut item_hazards = Vec::new();
-        if writes {
-            let hazard = Hazard::new(HazardKind::OutputRedirect, &target.text, "output is redirected to a file");
-            cmd.hazards.push(hazard.clone());
-            item_hazards.push(hazard);
-        }
-        let (s, e) = self.input.span(start, target.end);
-        cmd.redirects.push(SubCommand {
-            text: format!("{op} {}", target.text),
-            kind: SubCommandKind::Redirect,
-            context: self.context,
-            name: None,
-            program: None,
-            runs_as: Vec::new(),
-            args: Vec::new(),
-            start: s,
-            end: e,
-            hazards: item_hazards,
-        });
+        let span = self.input.span(start, target.end);
+        cmd.redirects.push(SubCommand::redirect(
+            format!("{op} {}", target.text),
+            &target.text,
+            writes,
+            self.context,
+            span,
+            &mut cmd.hazards,
+        ));
         true
     }
 

@@ -12,7 +12,7 @@ use super::hazards::{hazards_of_command, network_path_hazard, Hazard, HazardKind
 use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::runs::{invocation, Script, ScriptText};
 use super::word::{is_name, is_name_char, is_name_start, Word};
-use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
+use super::{add_command, Context, Shell, ShellAnalysis, SubCommand};
 
 /// Deepest nesting of substitutions, subshells and `sh -c` payloads that is followed.
 const MAX_DEPTH: usize = 24;
@@ -430,7 +430,7 @@ impl<'t> Parser<'t> {
         let all_words: Vec<&Word> = assignments.iter().chain(words.iter()).collect();
         let texts: Vec<&str> = all_words.iter().map(|w| w.text.as_str()).collect();
         let expanded: Vec<bool> = all_words.iter().map(|w| !w.expansions.is_empty()).collect();
-        let invocation = invocation(&texts, assignments.len(), &expanded, Shell::Posix);
+        let mut invocation = invocation(&texts, assignments.len(), &expanded, Shell::Posix);
         let mut scripts: Vec<ScriptText> = invocation
             .scripts
             .iter()
@@ -439,10 +439,9 @@ impl<'t> Parser<'t> {
                 (text, followed, script.shell)
             })
             .collect();
-        let mut unreadable = invocation.unreadable.clone();
         if let Some(shell) = invocation.reads_stdin {
             match (&stdin.here_string, stdin.here_doc) {
-                (Some((_, true)), _) => unreadable = Some("the shell runs a here-string built from an expansion".into()),
+                (Some((_, true)), _) => invocation.unreadable = Some("the shell runs a here-string built from an expansion".into()),
                 (Some((text, false)), _) => scripts.push((text.clone(), Vec::new(), shell)),
                 (None, true) => {
                     if let Some(doc) = self.heredocs.iter_mut().rev().find(|d| d.owner == owner) {
@@ -450,9 +449,11 @@ impl<'t> Parser<'t> {
                     }
                 }
                 (None, false) if stdin.file => {
-                    unreadable = Some("the shell runs the commands of a file, which the text does not show".into())
+                    invocation.unreadable = Some("the shell runs the commands of a file, which the text does not show".into())
                 }
-                (None, false) => unreadable = Some("the shell reads its commands from standard input, which the text does not show".into()),
+                (None, false) => {
+                    invocation.unreadable = Some("the shell reads its commands from standard input, which the text does not show".into())
+                }
             }
         }
         drop(all_words);
@@ -466,32 +467,10 @@ impl<'t> Parser<'t> {
             hazards.extend(hazards_of_command(name, &args));
         }
         hazards.extend(network_path_hazard(&args));
-        if let Some(why) = unreadable {
-            let subject = invocation.program.clone().or_else(|| name.clone()).unwrap_or_default();
-            hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
-        }
         let (s, e) = self.input.span(start, last_end);
-        let item = SubCommand {
-            text,
-            kind: SubCommandKind::Command,
-            context: self.context,
-            name,
-            program: invocation.program,
-            runs_as: invocation.forms,
-            args,
-            start: s,
-            end: e,
-            hazards,
-        };
+        let item = SubCommand::command(text, self.context, name, args, invocation, (s, e), hazards);
         let has_command = !item.text.is_empty();
-        if has_command {
-            let at = owner.min(self.items.len());
-            self.items.insert(at, item);
-        } else if let Some(first) = redirects.first_mut() {
-            // A line of only redirections (`> file`) is its redirect items.
-            first.hazards.extend(item.hazards);
-        }
-        self.items.extend(redirects);
+        add_command(&mut self.items, owner, item, has_command, redirects);
         for (script, followed, shell) in scripts {
             self.run_script(&script, shell, (s, e), followed)?;
         }
@@ -603,25 +582,8 @@ impl<'t> Parser<'t> {
         }
         let operator = if op == ">&" { "&>" } else { op };
         let text = format!("{fd}{operator} {}", target.text);
-        let mut item_hazards = Vec::new();
-        if writes {
-            let hazard = Hazard::new(HazardKind::OutputRedirect, &target.text, "output is redirected to a file");
-            hazards.push(hazard.clone());
-            item_hazards.push(hazard);
-        }
-        let (s, e) = self.input.span(start, target.end);
-        redirects.push(SubCommand {
-            text,
-            kind: SubCommandKind::Redirect,
-            context: self.context,
-            name: None,
-            program: None,
-            runs_as: Vec::new(),
-            args: Vec::new(),
-            start: s,
-            end: e,
-            hazards: item_hazards,
-        });
+        let span = self.input.span(start, target.end);
+        redirects.push(SubCommand::redirect(text, &target.text, writes, self.context, span, hazards));
         Ok(())
     }
 
