@@ -87,7 +87,6 @@ fn is_typographic_dash(c: char) -> bool {
 
 /// A PowerShell separator starting at `c` (followed by `next`), if any. `command_started` tells
 /// its trailing `&` (run in the background) from its call operator.
-
 pub(super) fn separator(c: char, next: Option<char>, command_started: bool) -> Option<SeparatorAhead> {
     match (c, next) {
         (';', _) => Some((1, Sep::Sequence, None)),
