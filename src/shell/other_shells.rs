@@ -727,6 +727,22 @@ impl<'t> Analyzer<'t> {
         }
     }
 
+    /// Reads a Nushell or Elvish double-quoted string, whose escapes are backslashes, after the
+    /// opening quote.
+    fn backslash_quoted(&mut self, word: &mut Word) {
+        loop {
+            match self.input.bump() {
+                None => {
+                    self.distrust("a double quote is never closed");
+                    return;
+                }
+                Some('"') => return,
+                Some('\\') => self.backslash_escape(word),
+                Some(c) => self.push_plain(word, c),
+            }
+        }
+    }
+
     /// Decodes a backslash escape of Nushell or Elvish double-quoted strings (after the backslash).
     fn backslash_escape(&mut self, word: &mut Word) {
         let decoded = match self.input.bump() {

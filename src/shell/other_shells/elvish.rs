@@ -48,17 +48,7 @@ impl Analyzer<'_> {
                 '"' => {
                     self.input.bump();
                     word.quoted = true;
-                    loop {
-                        match self.input.bump() {
-                            None => {
-                                self.distrust("a double quote is never closed");
-                                break;
-                            }
-                            Some('"') => break,
-                            Some('\\') => self.backslash_escape(&mut word),
-                            Some(c) => self.push_plain(&mut word, c),
-                        }
-                    }
+                    self.backslash_quoted(&mut word);
                 }
                 '$' => {
                     let at = self.input.offset();

@@ -113,7 +113,7 @@ impl Analyzer<'_> {
                 '"' => {
                     self.input.bump();
                     word.quoted = true;
-                    self.nu_double(&mut word);
+                    self.backslash_quoted(&mut word);
                 }
                 '$' => self.nu_dollar(&mut word),
                 '(' => {
@@ -170,20 +170,6 @@ impl Analyzer<'_> {
             }
             if let Some(c) = self.input.bump() {
                 self.push_plain(word, c);
-            }
-        }
-    }
-
-    fn nu_double(&mut self, word: &mut Word) {
-        loop {
-            match self.input.bump() {
-                None => {
-                    self.distrust("a double quote is never closed");
-                    return;
-                }
-                Some('"') => return,
-                Some('\\') => self.backslash_escape(word),
-                Some(c) => self.push_plain(word, c),
             }
         }
     }
