@@ -8,6 +8,7 @@
 //! (quotes removed, words joined by one space), with file redirects as items of their own.
 //! Whatever the parser cannot vouch for turns allow rules off for the whole input.
 
+mod cursor;
 mod hazards;
 mod other_shells;
 mod parser;
@@ -15,6 +16,7 @@ mod powershell_aliases;
 mod read_budget;
 mod rm_guard;
 mod runs;
+mod word;
 
 pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};
@@ -24,6 +26,7 @@ pub(crate) use runs::base_name;
 pub(crate) use runs::effective_command;
 pub use runs::{wrappers, RunForm};
 
+use runs::Invocation;
 use serde::Serialize;
 
 /// Where in the command line an item was found.
@@ -113,6 +116,78 @@ impl SubCommand {
             hazards: Vec::new(),
         }
     }
+
+    /// A command's item: its words (`text`, `name`, `args`), what it runs (`invocation`) and its
+    /// hazards, with one more when the program it runs cannot be read from the text.
+    fn command(
+        text: String,
+        context: Context,
+        name: Option<String>,
+        args: Vec<String>,
+        invocation: Invocation,
+        (start, end): (usize, usize),
+        mut hazards: Vec<Hazard>,
+    ) -> Self {
+        if let Some(why) = invocation.unreadable {
+            let subject = invocation.program.clone().or_else(|| name.clone()).unwrap_or_default();
+            hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
+        }
+        SubCommand {
+            text,
+            kind: SubCommandKind::Command,
+            context,
+            name,
+            program: invocation.program,
+            runs_as: invocation.forms,
+            args,
+            start,
+            end,
+            hazards,
+        }
+    }
+
+    /// A file redirection's item (`text`, such as `> out.txt`). One that writes carries the
+    /// hazard of the file it writes, `target`, and so does its command (`command_hazards`).
+    fn redirect(
+        text: String,
+        target: &str,
+        writes: bool,
+        context: Context,
+        (start, end): (usize, usize),
+        command_hazards: &mut Vec<Hazard>,
+    ) -> Self {
+        let mut hazards = Vec::new();
+        if writes {
+            let hazard = Hazard::new(HazardKind::OutputRedirect, target, "output is redirected to a file");
+            command_hazards.push(hazard.clone());
+            hazards.push(hazard);
+        }
+        SubCommand {
+            text,
+            kind: SubCommandKind::Redirect,
+            context,
+            name: None,
+            program: None,
+            runs_as: Vec::new(),
+            args: Vec::new(),
+            start,
+            end,
+            hazards,
+        }
+    }
+}
+
+/// Adds a command's item and its redirections to `items`: the command at `owner`, before the
+/// items found inside its words, and its redirections after them. Without a command (`> file`)
+/// the line is its redirections, and the first of them takes the command's hazards.
+fn add_command(items: &mut Vec<SubCommand>, owner: usize, command: SubCommand, has_command: bool, mut redirects: Vec<SubCommand>) {
+    if has_command {
+        let at = owner.min(items.len());
+        items.insert(at, command);
+    } else if let Some(first) = redirects.first_mut() {
+        first.hazards.extend(command.hazards);
+    }
+    items.extend(redirects);
 }
 
 /// The analysis of one command line.

@@ -7,10 +7,12 @@
 //! parser keeps extracting what it can so deny and confirm rules still see it. Nesting is
 //! capped so a hostile line cannot exhaust the stack.
 
+use super::cursor::Cursor;
 use super::hazards::{hazards_of_command, network_path_hazard, Hazard, HazardKind};
 use super::read_budget::{ReadBudget, EXHAUSTED};
 use super::runs::{invocation, Script, ScriptText};
-use super::{Context, Shell, ShellAnalysis, SubCommand, SubCommandKind};
+use super::word::{is_name, is_name_char, is_name_start, Word};
+use super::{add_command, Context, Shell, ShellAnalysis, SubCommand};
 
 /// Deepest nesting of substitutions, subshells and `sh -c` payloads that is followed.
 const MAX_DEPTH: usize = 24;
@@ -23,18 +25,6 @@ enum End {
     Eof,
     Paren,
     Brace,
-}
-
-/// A word after quote removal.
-#[derive(Debug, Default, Clone)]
-struct Word {
-    text: String,
-    end: usize,
-    quoted: bool,
-    expansions: Vec<(String, String)>,
-    /// Byte ranges of `text` holding the verbatim source of substitutions already followed. When
-    /// the word is an `sh -c` payload they are the outer shell's, not the payload's, to run.
-    followed: Vec<(usize, usize)>,
 }
 
 struct PendingHereDoc {
@@ -58,23 +48,15 @@ struct Stdin {
 }
 
 pub(super) struct Parser<'t> {
-    text: &'t str,
-    chars: Vec<(usize, char)>,
-    len: usize,
-    pos: usize,
+    /// The text being parsed (a backtick body or an `sh -c` payload is one of its own).
+    input: Cursor<'t>,
     depth: usize,
     context: Context,
-    /// Byte span every item gets when the text being parsed is not the caller's input
-    /// (a backtick body or an `sh -c` payload); `None` when spans are exact.
-    span_override: Option<(usize, usize)>,
     items: Vec<SubCommand>,
     cannot_vouch: Option<String>,
     heredocs: Vec<PendingHereDoc>,
     /// What the whole analysis may still read again (payloads, backtick bodies).
     budget: ReadBudget,
-    /// Byte ranges of `text` holding substitutions an outer shell already ran (see
-    /// [`Word::followed`]): the payload's shell sees their output, so they are not followed again.
-    followed_outside: Vec<(usize, usize)>,
 }
 
 /// Why parsing stopped early.
@@ -91,7 +73,7 @@ pub(super) fn parse(command: &str) -> ShellAnalysis {
 /// substitutions that shell already followed.
 pub(super) fn parse_nested(command: &str, depth: usize, budget: &mut ReadBudget, followed_outside: Vec<(usize, usize)>) -> ShellAnalysis {
     let mut parser = Parser::new(command, depth, Context::TopLevel, None, budget.lend());
-    parser.followed_outside = followed_outside;
+    parser.input.followed_outside = followed_outside;
     parser.run();
     budget.restore(parser.budget);
     ShellAnalysis { items: parser.items, cannot_vouch: parser.cannot_vouch }
@@ -101,40 +83,16 @@ fn is_meta(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')')
 }
 
-/// `text.char_indices()` as a table, made in one allocation (`collect` grows it from a quarter
-/// of the length) and, for the usual ASCII line, copied from the bytes without decoding UTF-8.
-pub(super) fn char_table(text: &str) -> Vec<(usize, char)> {
-    if text.is_ascii() {
-        return text.bytes().enumerate().map(|(at, byte)| (at, char::from(byte))).collect();
-    }
-    let mut chars = Vec::with_capacity(text.len());
-    chars.extend(text.char_indices());
-    chars
-}
-
-fn is_name_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_'
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
-
 impl<'t> Parser<'t> {
     fn new(text: &'t str, depth: usize, context: Context, span_override: Option<(usize, usize)>, budget: ReadBudget) -> Self {
         Parser {
-            text,
-            chars: char_table(text),
-            len: text.len(),
-            pos: 0,
+            input: Cursor::new(text, span_override),
             depth,
             context,
-            span_override,
             items: Vec::with_capacity(4),
             cannot_vouch: None,
             heredocs: Vec::new(),
             budget,
-            followed_outside: Vec::new(),
         }
     }
 
@@ -155,56 +113,19 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).map(|(_, c)| *c)
-    }
-
-    fn peek_at(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.pos + ahead).map(|(_, c)| *c)
-    }
-
-    fn offset(&self) -> usize {
-        self.chars.get(self.pos).map_or(self.len, |(i, _)| *i)
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek();
-        if c.is_some() {
-            self.pos += 1;
-        }
-        c
-    }
-
-    fn eat(&mut self, text: &str) -> bool {
-        let matches = text.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c));
-        if matches {
-            self.pos += text.chars().count();
-        }
-        matches
-    }
-
-    /// The input between two byte offsets (both always at character boundaries).
-    fn source(&self, start: usize, end: usize) -> String {
-        self.text.get(start..end).unwrap_or_default().to_owned()
-    }
-
-    fn span(&self, start: usize, end: usize) -> (usize, usize) {
-        self.span_override.unwrap_or((start, end))
-    }
-
     /// Spaces, tabs, line continuations and comments; stops before a newline.
     fn skip_blanks(&mut self) {
         loop {
-            match self.peek() {
+            match self.input.peek() {
                 Some(' ' | '\t') => {
-                    self.pos += 1;
+                    self.input.pos += 1;
                 }
-                Some('\\') if self.peek_at(1) == Some('\n') => {
-                    self.pos += 2;
+                Some('\\') if self.input.peek_at(1) == Some('\n') => {
+                    self.input.pos += 2;
                 }
                 Some('#') => {
-                    while self.peek().is_some_and(|c| c != '\n') {
-                        self.pos += 1;
+                    while self.input.peek().is_some_and(|c| c != '\n') {
+                        self.input.pos += 1;
                     }
                 }
                 _ => return,
@@ -214,7 +135,7 @@ impl<'t> Parser<'t> {
 
     /// Consumes a newline and reads the here-documents that were waiting for it.
     fn newline(&mut self) -> Step {
-        self.bump();
+        self.input.bump();
         let pending = std::mem::take(&mut self.heredocs);
         for doc in pending {
             self.read_heredoc(doc)?;
@@ -225,7 +146,7 @@ impl<'t> Parser<'t> {
     fn skip_blank_lines(&mut self) -> Step {
         loop {
             self.skip_blanks();
-            if self.peek() == Some('\n') {
+            if self.input.peek() == Some('\n') {
                 self.newline()?;
             } else {
                 return Ok(());
@@ -236,7 +157,7 @@ impl<'t> Parser<'t> {
     fn parse_list(&mut self, end: End) -> Step {
         loop {
             self.skip_blanks();
-            match self.peek() {
+            match self.input.peek() {
                 None => {
                     // Unclosed groups end with the input: what was read still counts for deny rules.
                     match end {
@@ -248,38 +169,38 @@ impl<'t> Parser<'t> {
                 }
                 Some('\n') => self.newline()?,
                 Some(';') => {
-                    if self.peek_at(1) == Some(';') {
+                    if self.input.peek_at(1) == Some(';') {
                         return Err(Stop("';;' belongs to a case statement, which is not analysed".into()));
                     }
                     // Only a command ends with ';': at the start of a list or after '&' or ';', bash
                     // refuses the line (`ls &; rm x`).
                     self.distrust("a ';' has no command before it");
-                    self.bump();
+                    self.input.bump();
                 }
-                Some('&') if self.peek_at(1) != Some('>') => {
+                Some('&') if self.input.peek_at(1) != Some('>') => {
                     return Err(Stop("a command line cannot start with '&'".into()));
                 }
                 Some('|') => return Err(Stop("a command line cannot start with '|'".into())),
                 Some(')') => {
-                    self.bump();
+                    self.input.bump();
                     return match end {
                         End::Paren => Ok(()),
                         _ => Err(Stop("a ')' has no matching '('".into())),
                     };
                 }
                 Some('}') if end == End::Brace && self.word_ends_at(1) => {
-                    self.bump();
+                    self.input.bump();
                     return Ok(());
                 }
                 Some(_) => {
                     self.parse_and_or(end)?;
                     self.skip_blanks();
-                    match self.peek() {
-                        Some(';') if self.peek_at(1) != Some(';') => {
-                            self.bump();
+                    match self.input.peek() {
+                        Some(';') if self.input.peek_at(1) != Some(';') => {
+                            self.input.bump();
                         }
-                        Some('&') if !matches!(self.peek_at(1), Some('&' | '>')) => {
-                            self.bump();
+                        Some('&') if !matches!(self.input.peek_at(1), Some('&' | '>')) => {
+                            self.input.bump();
                         }
                         None | Some('\n' | ';' | '&' | ')' | '}') => {}
                         // Only after `( … )` or `{ …; }`: bash refuses `(ls) rm x`.
@@ -292,14 +213,14 @@ impl<'t> Parser<'t> {
 
     /// True when the character `ahead` positions away ends a word.
     fn word_ends_at(&self, ahead: usize) -> bool {
-        self.peek_at(ahead).is_none_or(is_meta)
+        self.input.peek_at(ahead).is_none_or(is_meta)
     }
 
     fn parse_and_or(&mut self, end: End) -> Step {
         self.parse_pipeline(end)?;
         loop {
             self.skip_blanks();
-            if self.eat("&&") || self.eat("||") {
+            if self.input.eat("&&") || self.input.eat("||") {
                 self.skip_blank_lines()?;
                 self.parse_pipeline(end)?;
             } else {
@@ -311,17 +232,17 @@ impl<'t> Parser<'t> {
     fn parse_pipeline(&mut self, end: End) -> Step {
         self.skip_blanks();
         // `!` negates the pipeline's status, as often as it is written (`! ! rm x` runs `rm x`).
-        while self.peek() == Some('!') && self.word_ends_at(1) {
-            self.bump();
+        while self.input.peek() == Some('!') && self.word_ends_at(1) {
+            self.input.bump();
             self.skip_blanks();
         }
         self.parse_command(end)?;
         loop {
             self.skip_blanks();
-            if self.peek() == Some('|') && self.peek_at(1) != Some('|') {
-                self.bump();
-                if self.peek() == Some('&') {
-                    self.bump();
+            if self.input.peek() == Some('|') && self.input.peek_at(1) != Some('|') {
+                self.input.bump();
+                if self.input.peek() == Some('&') {
+                    self.input.bump();
                 }
                 self.skip_blank_lines()?;
                 self.parse_command(end)?;
@@ -333,18 +254,18 @@ impl<'t> Parser<'t> {
 
     fn parse_command(&mut self, end: End) -> Step {
         self.skip_blanks();
-        match self.peek() {
+        match self.input.peek() {
             None | Some('\n' | ';' | '&' | '|' | ')') => Err(Stop("an operator is missing the command it needs".into())),
             Some('(') => {
-                if self.peek_at(1) == Some('(') {
+                if self.input.peek_at(1) == Some('(') {
                     self.distrust("arithmetic commands '(( ))' are not analysed");
                 }
-                self.bump();
+                self.input.bump();
                 self.nested(Context::Subshell, End::Paren)?;
                 self.parse_trailing_redirects()
             }
             Some('{') if self.word_ends_at(1) => {
-                self.bump();
+                self.input.bump();
                 self.nested(Context::Group, End::Brace)?;
                 self.parse_trailing_redirects()
             }
@@ -389,18 +310,18 @@ impl<'t> Parser<'t> {
 
     fn at_redirect(&self) -> bool {
         let mut ahead = 0;
-        while self.peek_at(ahead).is_some_and(|c| c.is_ascii_digit()) {
+        while self.input.peek_at(ahead).is_some_and(|c| c.is_ascii_digit()) {
             ahead += 1;
         }
-        match self.peek_at(ahead) {
-            Some('<' | '>') => self.peek_at(ahead + 1) != Some('('),
-            Some('&') => ahead == 0 && self.peek_at(1) == Some('>'),
+        match self.input.peek_at(ahead) {
+            Some('<' | '>') => self.input.peek_at(ahead + 1) != Some('('),
+            Some('&') => ahead == 0 && self.input.peek_at(1) == Some('>'),
             _ => false,
         }
     }
 
     fn parse_simple(&mut self, end: End) -> Step {
-        let start = self.offset();
+        let start = self.input.offset();
         let owner = self.items.len();
         // The command's own item is inserted at `owner` once its words are known;
         // items found inside its words (substitutions) come after it.
@@ -412,13 +333,13 @@ impl<'t> Parser<'t> {
         let mut last_end = start;
         loop {
             self.skip_blanks();
-            let Some(c) = self.peek() else { break };
+            let Some(c) = self.input.peek() else { break };
             if self.at_redirect() {
                 self.parse_redirect(owner, &mut redirects, &mut hazards, &mut stdin)?;
-                last_end = self.offset();
+                last_end = self.input.offset();
                 continue;
             }
-            if matches!(c, '<' | '>') && self.peek_at(1) == Some('(') {
+            if matches!(c, '<' | '>') && self.input.peek_at(1) == Some('(') {
                 let word = self.parse_process_substitution()?;
                 hazards.push(Hazard::expansion("process substitution", &word.text));
                 last_end = word.end;
@@ -437,26 +358,26 @@ impl<'t> Parser<'t> {
             {
                 self.distrust("function definitions are not analysed");
                 if c == '(' {
-                    self.bump();
+                    self.input.bump();
                     self.skip_blanks();
-                    if self.peek() != Some(')') {
+                    if self.input.peek() != Some(')') {
                         continue;
                     }
-                    self.bump();
-                    while matches!(self.peek(), Some(' ' | '\t' | '\n')) {
-                        self.bump();
+                    self.input.bump();
+                    while matches!(self.input.peek(), Some(' ' | '\t' | '\n')) {
+                        self.input.bump();
                     }
                 }
-                if matches!(self.peek(), Some('(' | '{')) {
+                if matches!(self.input.peek(), Some('(' | '{')) {
                     self.parse_command(end)?;
-                    last_end = self.offset();
+                    last_end = self.input.offset();
                 }
                 break;
             }
             if c == '(' {
                 // A syntax error to the shell; still read what is inside so deny rules see it.
                 self.distrust("a '(' cannot appear inside a command");
-                self.bump();
+                self.input.bump();
                 self.nested(Context::Subshell, End::Paren)?;
                 continue;
             }
@@ -509,7 +430,7 @@ impl<'t> Parser<'t> {
         let all_words: Vec<&Word> = assignments.iter().chain(words.iter()).collect();
         let texts: Vec<&str> = all_words.iter().map(|w| w.text.as_str()).collect();
         let expanded: Vec<bool> = all_words.iter().map(|w| !w.expansions.is_empty()).collect();
-        let invocation = invocation(&texts, assignments.len(), &expanded, Shell::Posix);
+        let mut invocation = invocation(&texts, assignments.len(), &expanded, Shell::Posix);
         let mut scripts: Vec<ScriptText> = invocation
             .scripts
             .iter()
@@ -518,10 +439,9 @@ impl<'t> Parser<'t> {
                 (text, followed, script.shell)
             })
             .collect();
-        let mut unreadable = invocation.unreadable.clone();
         if let Some(shell) = invocation.reads_stdin {
             match (&stdin.here_string, stdin.here_doc) {
-                (Some((_, true)), _) => unreadable = Some("the shell runs a here-string built from an expansion".into()),
+                (Some((_, true)), _) => invocation.unreadable = Some("the shell runs a here-string built from an expansion".into()),
                 (Some((text, false)), _) => scripts.push((text.clone(), Vec::new(), shell)),
                 (None, true) => {
                     if let Some(doc) = self.heredocs.iter_mut().rev().find(|d| d.owner == owner) {
@@ -529,9 +449,11 @@ impl<'t> Parser<'t> {
                     }
                 }
                 (None, false) if stdin.file => {
-                    unreadable = Some("the shell runs the commands of a file, which the text does not show".into())
+                    invocation.unreadable = Some("the shell runs the commands of a file, which the text does not show".into())
                 }
-                (None, false) => unreadable = Some("the shell reads its commands from standard input, which the text does not show".into()),
+                (None, false) => {
+                    invocation.unreadable = Some("the shell reads its commands from standard input, which the text does not show".into())
+                }
             }
         }
         drop(all_words);
@@ -545,32 +467,10 @@ impl<'t> Parser<'t> {
             hazards.extend(hazards_of_command(name, &args));
         }
         hazards.extend(network_path_hazard(&args));
-        if let Some(why) = unreadable {
-            let subject = invocation.program.clone().or_else(|| name.clone()).unwrap_or_default();
-            hazards.push(Hazard::new(HazardKind::UnreadableProgram, &subject, &why));
-        }
-        let (s, e) = self.span(start, last_end);
-        let item = SubCommand {
-            text,
-            kind: SubCommandKind::Command,
-            context: self.context,
-            name,
-            program: invocation.program,
-            runs_as: invocation.forms,
-            args,
-            start: s,
-            end: e,
-            hazards,
-        };
+        let (s, e) = self.input.span(start, last_end);
+        let item = SubCommand::command(text, self.context, name, args, invocation, (s, e), hazards);
         let has_command = !item.text.is_empty();
-        if has_command {
-            let at = owner.min(self.items.len());
-            self.items.insert(at, item);
-        } else if let Some(first) = redirects.first_mut() {
-            // A line of only redirections (`> file`) is its redirect items.
-            first.hazards.extend(item.hazards);
-        }
-        self.items.extend(redirects);
+        add_command(&mut self.items, owner, item, has_command, redirects);
         for (script, followed, shell) in scripts {
             self.run_script(&script, shell, (s, e), followed)?;
         }
@@ -611,7 +511,7 @@ impl<'t> Parser<'t> {
             return Ok(());
         }
         let mut inner = Parser::new(text, self.depth + 1, context, Some(span), self.budget.lend());
-        inner.followed_outside = followed_outside;
+        inner.input.followed_outside = followed_outside;
         inner.run();
         self.budget.restore(inner.budget);
         self.items.append(&mut inner.items);
@@ -622,32 +522,32 @@ impl<'t> Parser<'t> {
     }
 
     fn parse_process_substitution(&mut self) -> Step<Word> {
-        let start = self.offset();
-        self.bump();
-        self.bump();
+        let start = self.input.offset();
+        self.input.bump();
+        self.input.bump();
         self.nested(Context::ProcessSubstitution, End::Paren)?;
-        let end = self.offset();
-        Ok(Word { text: self.source(start, end), end, ..Word::default() })
+        let end = self.input.offset();
+        Ok(Word { text: self.input.source(start, end), start, end, ..Word::default() })
     }
 
     fn parse_redirect(&mut self, owner: usize, redirects: &mut Vec<SubCommand>, hazards: &mut Vec<Hazard>, stdin: &mut Stdin) -> Step {
-        let start = self.offset();
+        let start = self.input.offset();
         let mut fd = String::new();
-        while let Some(c) = self.peek().filter(char::is_ascii_digit) {
+        while let Some(c) = self.input.peek().filter(char::is_ascii_digit) {
             fd.push(c);
-            self.bump();
+            self.input.bump();
         }
         let op = ["&>>", "&>", "<<<", "<<-", "<<", ">>", ">|", ">&", "<&", "<>", ">", "<"]
             .into_iter()
-            .find(|op| self.eat(op))
+            .find(|op| self.input.eat(op))
             .ok_or_else(|| Stop("a redirection operator is malformed".into()))?;
         self.skip_blanks();
-        if matches!(self.peek(), Some('<' | '>')) && self.peek_at(1) == Some('(') {
+        if matches!(self.input.peek(), Some('<' | '>')) && self.input.peek_at(1) == Some('(') {
             let word = self.parse_process_substitution()?;
             hazards.push(Hazard::expansion("process substitution", &word.text));
             return Ok(());
         }
-        if self.peek().is_none_or(is_meta) {
+        if self.input.peek().is_none_or(is_meta) {
             return Err(Stop(format!("the redirection '{op}' has no target")));
         }
         let target = self.parse_word()?;
@@ -682,40 +582,23 @@ impl<'t> Parser<'t> {
         }
         let operator = if op == ">&" { "&>" } else { op };
         let text = format!("{fd}{operator} {}", target.text);
-        let mut item_hazards = Vec::new();
-        if writes {
-            let hazard = Hazard::new(HazardKind::OutputRedirect, &target.text, "output is redirected to a file");
-            hazards.push(hazard.clone());
-            item_hazards.push(hazard);
-        }
-        let (s, e) = self.span(start, target.end);
-        redirects.push(SubCommand {
-            text,
-            kind: SubCommandKind::Redirect,
-            context: self.context,
-            name: None,
-            program: None,
-            runs_as: Vec::new(),
-            args: Vec::new(),
-            start: s,
-            end: e,
-            hazards: item_hazards,
-        });
+        let span = self.input.span(start, target.end);
+        redirects.push(SubCommand::redirect(text, &target.text, writes, self.context, span, hazards));
         Ok(())
     }
 
     fn read_heredoc(&mut self, doc: PendingHereDoc) -> Step {
         let mut body = String::new();
         loop {
-            if self.peek().is_none() {
+            if self.input.peek().is_none() {
                 break;
             }
             let mut line = String::new();
-            while let Some(c) = self.peek().filter(|c| *c != '\n') {
+            while let Some(c) = self.input.peek().filter(|c| *c != '\n') {
                 line.push(c);
-                self.bump();
+                self.input.bump();
             }
-            self.bump();
+            self.input.bump();
             let candidate = if doc.strip_tabs { line.trim_start_matches('\t') } else { line.as_str() };
             if candidate == doc.delimiter {
                 break;
@@ -780,16 +663,16 @@ impl<'t> Parser<'t> {
 
     /// Reads one word, removing quotes and recording expansions.
     fn parse_word(&mut self) -> Step<Word> {
-        let start = self.offset();
-        let mut word = Word { end: start, ..Word::default() };
-        while let Some(c) = self.peek() {
+        let start = self.input.offset();
+        let mut word = Word::at(start);
+        while let Some(c) = self.input.peek() {
             if is_meta(c) {
                 break;
             }
             match c {
                 '\\' => {
-                    self.bump();
-                    match self.bump() {
+                    self.input.bump();
+                    match self.input.bump() {
                         Some('\n') => {}
                         Some(escaped) => {
                             word.quoted = true;
@@ -799,10 +682,10 @@ impl<'t> Parser<'t> {
                     }
                 }
                 '\'' => {
-                    self.bump();
+                    self.input.bump();
                     word.quoted = true;
                     loop {
-                        match self.bump() {
+                        match self.input.bump() {
                             Some('\'') => break,
                             Some(ch) => word.text.push(ch),
                             None => {
@@ -813,7 +696,7 @@ impl<'t> Parser<'t> {
                     }
                 }
                 '"' => {
-                    self.bump();
+                    self.input.bump();
                     word.quoted = true;
                     self.parse_double_quoted(&mut word)?;
                 }
@@ -821,14 +704,14 @@ impl<'t> Parser<'t> {
                 '`' => self.parse_backticks(&mut word)?,
                 _ => {
                     // A run of plain characters is copied in one piece.
-                    let from = self.offset();
-                    while let Some(c) = self.peek().filter(|&c| !is_meta(c) && !matches!(c, '\\' | '\'' | '"' | '$' | '`')) {
+                    let from = self.input.offset();
+                    while let Some(c) = self.input.peek().filter(|&c| !is_meta(c) && !matches!(c, '\\' | '\'' | '"' | '$' | '`')) {
                         if c.is_control() && c != '\t' {
                             self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
                         }
-                        self.pos += 1;
+                        self.input.pos += 1;
                     }
-                    let run = self.text.get(from..self.offset()).unwrap_or_default();
+                    let run = self.input.text.get(from..self.input.offset()).unwrap_or_default();
                     if word.text.is_empty() {
                         word.text = run.to_owned();
                     } else {
@@ -837,24 +720,24 @@ impl<'t> Parser<'t> {
                 }
             }
         }
-        word.end = self.offset();
+        word.end = self.input.offset();
         Ok(word)
     }
 
     fn parse_double_quoted(&mut self, word: &mut Word) -> Step {
         loop {
-            match self.peek() {
+            match self.input.peek() {
                 None => {
                     self.distrust("a double quote is never closed");
                     return Ok(());
                 }
                 Some('"') => {
-                    self.bump();
+                    self.input.bump();
                     return Ok(());
                 }
                 Some('\\') => {
-                    self.bump();
-                    match self.bump() {
+                    self.input.bump();
+                    match self.input.bump() {
                         Some('\n') => {}
                         Some(c @ ('$' | '`' | '"' | '\\')) => word.text.push(c),
                         Some(c) => {
@@ -871,69 +754,69 @@ impl<'t> Parser<'t> {
                         self.distrust(&format!("the command contains the control character U+{:04X}", c as u32));
                     }
                     word.text.push(c);
-                    self.bump();
+                    self.input.bump();
                 }
             }
         }
     }
 
     fn parse_dollar(&mut self, word: &mut Word, in_double_quotes: bool) -> Step {
-        let start = self.offset();
-        match self.peek_at(1) {
+        let start = self.input.offset();
+        match self.input.peek_at(1) {
             Some('\'') if !in_double_quotes => {
-                self.pos += 2;
+                self.input.pos += 2;
                 word.quoted = true;
                 self.parse_ansi_c(word)
             }
             Some('"') if !in_double_quotes => {
-                self.pos += 2;
+                self.input.pos += 2;
                 word.quoted = true;
                 self.parse_double_quoted(word)
             }
-            Some('(') if self.peek_at(2) == Some('(') && self.closes_as_arithmetic() => {
-                self.pos += 3;
+            Some('(') if self.input.peek_at(2) == Some('(') && self.closes_as_arithmetic() => {
+                self.input.pos += 3;
                 self.skip_balanced('(', ')', 2)?;
-                let inner = self.source(start, self.offset());
+                let inner = self.input.source(start, self.input.offset());
                 if inner.get(3..).is_some_and(|body| body.contains("$(") || body.contains('`')) {
                     self.distrust("an arithmetic expansion contains a command substitution, which is not analysed");
                 }
-                self.record(word, "arithmetic expansion", start);
+                self.input.record(word, "arithmetic expansion", start);
                 Ok(())
             }
             Some('(') => {
-                self.pos += 2;
-                if !self.skip_followed(start) {
+                self.input.pos += 2;
+                if !self.input.skip_followed(start) {
                     self.nested(Context::CommandSubstitution, End::Paren)?;
                 }
-                self.record_followed(word, "command substitution", start);
+                self.input.record_followed(word, "command substitution", start);
                 Ok(())
             }
             Some('{') => {
-                self.pos += 2;
-                let inner_start = self.offset();
+                self.input.pos += 2;
+                let inner_start = self.input.offset();
                 self.skip_balanced('{', '}', 1)?;
-                let inner = self.source(inner_start, self.offset());
+                let inner = self.input.source(inner_start, self.input.offset());
                 if inner.contains("$(") || inner.contains('`') {
                     self.distrust("a ${…} expansion contains a command substitution, which is not analysed");
                 }
-                self.record(word, "parameter expansion", start);
+                self.input.record(word, "parameter expansion", start);
                 Ok(())
             }
             Some(c) if is_name_start(c) => {
-                self.pos += 1;
-                while self.peek().is_some_and(is_name_char) {
-                    self.bump();
+                self.input.pos += 1;
+                while self.input.peek().is_some_and(is_name_char) {
+                    self.input.bump();
                 }
-                self.record(word, "parameter expansion", start);
+                self.input.record(word, "parameter expansion", start);
                 Ok(())
             }
             Some(c) if c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '$' | '!' | '-') => {
-                self.pos += 2;
-                self.record(word, "parameter expansion", start);
+                self.input.pos += 2;
+                self.input.record(word, "parameter expansion", start);
                 Ok(())
             }
             _ => {
-                self.bump();
+                self.input.bump();
                 word.text.push('$');
                 Ok(())
             }
@@ -946,12 +829,12 @@ impl<'t> Parser<'t> {
     fn closes_as_arithmetic(&self) -> bool {
         let mut ahead = 3;
         let mut depth = 1;
-        while let Some(c) = self.peek_at(ahead) {
+        while let Some(c) = self.input.peek_at(ahead) {
             ahead += 1;
             match c {
                 '\\' => ahead += 1,
                 '\'' => {
-                    while self.peek_at(ahead).is_some_and(|c| c != '\'') {
+                    while self.input.peek_at(ahead).is_some_and(|c| c != '\'') {
                         ahead += 1;
                     }
                     ahead += 1;
@@ -960,7 +843,7 @@ impl<'t> Parser<'t> {
                 ')' => {
                     depth -= 1;
                     if depth == 0 {
-                        return self.peek_at(ahead) == Some(')');
+                        return self.input.peek_at(ahead) == Some(')');
                     }
                 }
                 _ => {}
@@ -970,40 +853,18 @@ impl<'t> Parser<'t> {
         true
     }
 
-    /// Appends an expansion's source text to the word and records it.
-    fn record(&self, word: &mut Word, kind: &str, start: usize) {
-        let text = self.source(start, self.offset());
-        word.text.push_str(&text);
-        word.expansions.push((kind.to_owned(), text));
-    }
-
-    /// [`Self::record`] for a substitution that was followed (here or by an outer shell).
-    fn record_followed(&self, word: &mut Word, kind: &str, start: usize) {
-        let from = word.text.len();
-        self.record(word, kind, start);
-        word.followed.push((from, word.text.len()));
-    }
-
-    /// At a substitution starting at byte `start` that an outer shell already followed: moves past
-    /// it and returns true.
-    fn skip_followed(&mut self, start: usize) -> bool {
-        let Some(&(_, end)) = self.followed_outside.iter().find(|(from, _)| *from == start) else { return false };
-        self.pos = self.chars.partition_point(|(at, _)| *at < end);
-        true
-    }
-
     /// Skips to the close of `depth` already-open brackets, honouring quotes.
     fn skip_balanced(&mut self, open: char, close: char, mut depth: usize) -> Step {
         while depth > 0 {
-            match self.bump() {
+            match self.input.bump() {
                 None => {
                     self.distrust(&format!("a '{open}' is never closed"));
                     return Ok(());
                 }
                 Some('\\') => {
-                    self.bump();
+                    self.input.bump();
                 }
-                Some('\'') => while self.bump().is_some_and(|c| c != '\'') {},
+                Some('\'') => while self.input.bump().is_some_and(|c| c != '\'') {},
                 Some(c) if c == open => depth += 1,
                 Some(c) if c == close => depth -= 1,
                 Some(_) => {}
@@ -1013,21 +874,21 @@ impl<'t> Parser<'t> {
     }
 
     fn parse_backticks(&mut self, word: &mut Word) -> Step {
-        let start = self.offset();
-        if self.skip_followed(start) {
-            self.record_followed(word, "command substitution", start);
+        let start = self.input.offset();
+        if self.input.skip_followed(start) {
+            self.input.record_followed(word, "command substitution", start);
             return Ok(());
         }
-        self.bump();
+        self.input.bump();
         let mut body = String::new();
         loop {
-            match self.bump() {
+            match self.input.bump() {
                 None => {
                     self.distrust("a backtick is never closed");
                     break;
                 }
                 Some('`') => break,
-                Some('\\') => match self.bump() {
+                Some('\\') => match self.input.bump() {
                     Some(c @ ('`' | '\\' | '$')) => body.push(c),
                     Some(c) => {
                         body.push('\\');
@@ -1038,22 +899,22 @@ impl<'t> Parser<'t> {
                 Some(c) => body.push(c),
             }
         }
-        let span = self.span(start, self.offset());
+        let span = self.input.span(start, self.input.offset());
         self.sub_parse(&body, Context::CommandSubstitution, span, Vec::new())?;
-        self.record_followed(word, "command substitution", start);
+        self.input.record_followed(word, "command substitution", start);
         Ok(())
     }
 
     fn parse_ansi_c(&mut self, word: &mut Word) -> Step {
         loop {
-            match self.bump() {
+            match self.input.bump() {
                 None => {
                     self.distrust("a $'…' quote is never closed");
                     return Ok(());
                 }
                 Some('\'') => return Ok(()),
                 Some('\\') => {
-                    let decoded = match self.bump() {
+                    let decoded = match self.input.bump() {
                         Some('n') => Some('\n'),
                         Some('t') => Some('\t'),
                         Some('r') => Some('\r'),
@@ -1066,7 +927,7 @@ impl<'t> Parser<'t> {
                         Some('u') => self.read_code(16, 4),
                         Some('U') => self.read_code(16, 8),
                         Some('0'..='7') => {
-                            self.pos -= 1;
+                            self.input.pos -= 1;
                             self.read_code(8, 3)
                         }
                         Some(c) => Some(c),
@@ -1094,9 +955,9 @@ impl<'t> Parser<'t> {
         let mut value: u32 = 0;
         let mut read = 0;
         while read < max {
-            let Some(digit) = self.peek().and_then(|c| c.to_digit(radix)) else { break };
+            let Some(digit) = self.input.peek().and_then(|c| c.to_digit(radix)) else { break };
             value = value.checked_mul(radix)?.checked_add(digit)?;
-            self.bump();
+            self.input.bump();
             read += 1;
         }
         if read == 0 {
@@ -1116,22 +977,11 @@ fn is_assignment(word: &Word) -> bool {
     }
     let Some(eq) = bytes.iter().position(|&b| b == b'=') else { return false };
     let name = word.text.get(..eq).unwrap_or_default();
-    let name = name.strip_suffix('+').unwrap_or(name);
-    let mut chars = name.chars();
-    chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+    is_name(name.strip_suffix('+').unwrap_or(name))
 }
 
 #[cfg(test)]
 mod tests {
-    /// The table the parser reads is exactly `char_indices`, ASCII or not.
-    #[test]
-    fn char_table_is_char_indices() {
-        let alphabet = ['a', ' ', '$', '\'', '\\', '\n', '\u{7f}', 'é', '€', '𝄞', '\u{85}'];
-        for s in crate::test_support::random_strings(&alphabet, 5_000, 12, 0x2545_F491_4F6C_DD1D) {
-            assert_eq!(super::char_table(&s), s.char_indices().collect::<Vec<_>>(), "{s:?}");
-        }
-    }
-
     /// The first-byte check and byte scan answer what splitting at the first `=` answers.
     #[test]
     fn assignment_test_is_the_split_at_the_first_equals_sign() {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::shell::SubCommandKind;
 use Shell::{Cmd, Elvish, Nushell, PowerShell, Rc, Unknown};
 
 const SHELLS_ANALYSED: [Shell; 5] = [Nushell, Elvish, Rc, PowerShell, Cmd];
