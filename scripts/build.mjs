@@ -182,9 +182,9 @@ const manifest = {
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
-packageReadme({ root, pkg }); // README.md, its links to the package's own files on unpkg, and those files
 // The settings page (`toolgate/settings-page`): the page over the tools' web build, the host half; adds its exports.
 await buildSettingsPage({ root, pkg });
+packageReadme({ root, pkg }); // README.md, its links to the package's own files on unpkg, and those files
 await Promise.all(optimising);
 dropNodeCopies();
 console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/, node-paths/, hooks/`);

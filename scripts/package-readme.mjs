@@ -6,11 +6,12 @@
 // Then it checks pkg/: no relative link is left in pkg/README.md, and `npm pack --dry-run` lists
 // every file a link names.
 //
-// Called by scripts/build.mjs once pkg/package.json is written; alone, `node scripts/package-readme.mjs`
-// redoes it for the pkg/ already built.
+// Called by scripts/build.mjs once everything else is in pkg/ (a linked file the build already put
+// there is linked where it is, not shipped twice); alone, `node scripts/package-readme.mjs` does it
+// for the pkg/ a build left.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize, sep } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Where a published file of `name`@`version` is served. */
@@ -52,17 +53,40 @@ function repositoryFile(root, target) {
   return { file, tail, exists: existsSync(join(root, file)) && statSync(join(root, file)).isFile() };
 }
 
+/** The package's files by name: `name → [path relative to pkg]`. */
+function filesByName(pkg) {
+  const byName = new Map();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) byName.set(entry.name, [...(byName.get(entry.name) ?? []), relative(pkg, path).split(sep).join('/')]);
+    }
+  };
+  walk(pkg);
+  return byName;
+}
+
 /**
  * Writes pkg/README.md from README.md with each relative link rewritten to `cdnUrl(name, version,
- * file)`, copies each linked file into pkg/ at the same path, adds them to the manifest's `files`,
+ * file)`, copies each linked file into pkg/ at the same path (or, when the build already put the same
+ * bytes in the package, links that copy instead), adds the copies to the manifest's `files`,
  * and checks the result (`checkPackageReadme`). Throws, naming the links, when a relative link names
- * no file of the repository. Returns the files it shipped.
+ * no file of the repository. Returns the package's files the README links to.
  */
 export function packageReadme({ root, pkg }) {
   const manifestPath = join(pkg, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const inPackage = filesByName(pkg);
+  /** Where the package holds `file`: a copy the build made elsewhere (same name, same bytes), or `file` itself, to be copied. */
+  const placeOf = (file) => {
+    const bytes = readFileSync(join(root, file));
+    const copies = (inPackage.get(basename(file)) ?? []).filter((path) => path !== file);
+    return copies.find((path) => readFileSync(join(pkg, path)).equals(bytes)) ?? file;
+  };
   const shipped = new Set();
+  const linked = new Set();
   const broken = [];
   let out = '';
   let at = 0;
@@ -73,8 +97,10 @@ export function packageReadme({ root, pkg }) {
       broken.push(target);
       continue;
     }
-    shipped.add(named.file);
-    out += readme.slice(at, start) + cdnUrl(manifest.name, manifest.version, named.file) + named.tail;
+    const place = placeOf(named.file);
+    if (place === named.file) shipped.add(named.file);
+    linked.add(place);
+    out += readme.slice(at, start) + cdnUrl(manifest.name, manifest.version, place) + named.tail;
     at = end;
   }
   if (broken.length) throw new Error(`README.md links to files the repository does not have: ${broken.join(', ')}`);
@@ -86,7 +112,7 @@ export function packageReadme({ root, pkg }) {
   manifest.files = [...new Set([...(manifest.files ?? []), ...[...shipped].sort()])];
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
   checkPackageReadme(pkg);
-  return [...shipped];
+  return [...linked];
 }
 
 /**
@@ -103,7 +129,7 @@ export function checkPackageReadme(pkg) {
   const own = cdnUrl(manifest.name, manifest.version, '');
   const problems = [];
   const linked = new Set();
-  for (const { target } of linkTargets(readme)) {
+  for (const target of new Set(linkTargets(readme).map((l) => l.target))) {
     if (target.startsWith('#')) continue;
     if (!absolute(target)) {
       problems.push(`relative link left in pkg/README.md: ${target}`);
@@ -126,5 +152,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(1);
   }
   const files = packageReadme({ root, pkg });
-  console.log(`pkg/README.md: ${files.length} linked files shipped and linked on unpkg at this version; no relative link left`);
+  console.log(`pkg/README.md: ${files.length} files linked on unpkg at this version, each in the package; no relative link left`);
 }
