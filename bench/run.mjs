@@ -4,12 +4,14 @@
 // side by side, in one Node process, with its baselines — the seed's plain-JS code, the
 // tree-sitter-bash + RegExp decision VS Code and Gemini CLI ship, and the previous release of
 // toolgate (regression guards; BENCH_PREVIOUS=0 skips building it) — as ns per decision, policy
-// build time, and gzipped .wasm sizes.
-import { readFileSync } from 'node:fs';
+// build time, and gzipped .wasm sizes. What it prints is also written, as Markdown, to
+// docs/benchmark-results.md when the run completes (see "the results file" below).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { availableParallelism, cpus } from 'node:os';
-import { dirname, join } from 'node:path';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { format } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import * as seed from './seed-baseline.mjs';
 import { loadPeer } from './tree-sitter-peer.mjs';
@@ -23,6 +25,72 @@ import { execFileSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+
+// ---- the results file ----
+// Everything the run prints to stdout (its own lines, printTable's tables, target's goal lines, and
+// what bench/hooks.mjs prints) is kept as Markdown and written, once the run completes, to
+// docs/benchmark-results.md: one run's figures, with its date, commit and machine, which
+// docs/benchmark.md reads. BENCH_RESULTS=<file> writes it elsewhere; BENCH_RESULTS=0 writes none.
+// A run that fails part-way writes nothing: the file always holds one whole run.
+const resultsFile = process.env.BENCH_RESULTS === '0' ? null : process.env.BENCH_RESULTS || join(root, 'docs', 'benchmark-results.md');
+const runStarted = new Date();
+const startLoad = loadavg()[0];
+/** The run's output as Markdown blocks: `{ text }`, `{ table: { headers, rows } }` or `{ goals: [[label, value, goal, verdict]] }`. */
+const blocks = [];
+const print = console.log.bind(console);
+/** True while printTable or target prints what it has already recorded in its own form. */
+let recording = false;
+console.log = (...args) => {
+  print(...args);
+  if (!recording) recordText(format(...args));
+};
+/** Printed lines as Markdown: `== title ==` a heading, any other line a paragraph of its own. */
+function recordText(text) {
+  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    const heading = line.match(/^== (.+) ==$/);
+    blocks.push({ text: heading ? `## ${heading[1]}` : line });
+  }
+}
+/** Prints with console.log without recording the lines again. */
+function printRecorded(fn) {
+  recording = true;
+  try {
+    fn();
+  } finally {
+    recording = false;
+  }
+}
+const cell = (value) => String(value).replaceAll('|', '\\|');
+function resultsMarkdown(machine) {
+  let commit = 'unknown commit';
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = `\`${git('rev-parse', '--short', 'HEAD')}\`${git('status', '--porcelain', '--untracked-files=no') ? ' with uncommitted changes' : ''}`;
+  } catch { /* not a git checkout */ }
+  const reading = relative(dirname(resultsFile), join(root, 'docs', 'benchmark.md')).split('\\').join('/');
+  const minutes = ((Date.now() - runStarted.getTime()) / 60000).toFixed(0);
+  const out = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` (\`bench/run.mjs\`) when a run completes: do not edit, run it again. What each figure measures and how to read it: [benchmark.md](${reading}).`,
+    '',
+    `- run: ${runStarted.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${minutes} min, at ${commit}`,
+    `- machine: ${machine}; load average ${startLoad.toFixed(1)} when the run started`,
+  ];
+  for (const block of blocks) {
+    out.push('');
+    if (block.text) out.push(block.text);
+    else if (block.table) {
+      const { headers, rows } = block.table;
+      out.push(`| ${headers.map(cell).join(' | ')} |`, `|${headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`);
+      for (const row of rows) out.push(`| ${row.map(cell).join(' | ')} |`);
+    } else {
+      out.push('| goal | this run | target | verdict |', '| --- | ---: | --- | --- |');
+      for (const [label, value, goal, ok] of block.goals) out.push(`| ${cell(label)} | ${cell(value)} | ${cell(goal)} | ${ok ? 'met' : '**missed**'} |`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
 
 // Everything from pkg/ is read now: the previous release takes minutes to build, and someone may
 // rebuild pkg/ meanwhile.
@@ -52,7 +120,8 @@ const cpuModel = (() => {
   } catch { /* not Linux */ }
   return cpus()[0]?.model ?? 'unknown CPU';
 })();
-console.log(`machine: ${cpuModel}, ${availableParallelism()} cores, Node ${process.version} (${process.platform}-${process.arch})`);
+const machine = `${cpuModel}, ${availableParallelism()} cores, Node ${process.version} (${process.platform}-${process.arch})`;
+print(`machine: ${machine}`); // the results file names it in its heading
 
 const peer = await loadPeer();
 console.log(`peer baseline: web-tree-sitter ${peer.versions['web-tree-sitter']} + tree-sitter-bash ${peer.versions['tree-sitter-bash']}`);
@@ -78,15 +147,22 @@ function printTable(rows) {
   const cells = rows.map((r) => headers.map((h) => fmt(r[h])));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (values) => values.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(' | ');
-  console.log(line(headers));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const c of cells) console.log(line(c));
+  blocks.push({ table: { headers, rows: cells } });
+  printRecorded(() => {
+    console.log(line(headers));
+    console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+    for (const c of cells) console.log(line(c));
+  });
 }
 /** One target line: `label: value   target …   met|MISSED`. */
 function target(label, value, unit, cmp, goal) {
   const ok = cmp === '>=' ? value >= goal : value <= goal;
   const digits = unit === 'x' && value < 10 ? 2 : 1;
-  console.log(`${label}: ${value.toFixed(digits)}${unit}   target ${cmp} ${goal}${unit}   ${ok ? 'met' : 'MISSED'}`);
+  const last = blocks[blocks.length - 1];
+  const row = [label, `${value.toFixed(digits)}${unit}`, `${cmp === '>=' ? '≥' : '≤'} ${goal}${unit}`, ok];
+  if (last?.goals) last.goals.push(row);
+  else blocks.push({ goals: [row] });
+  printRecorded(() => console.log(`${label}: ${value.toFixed(digits)}${unit}   target ${cmp} ${goal}${unit}   ${ok ? 'met' : 'MISSED'}`));
   return ok;
 }
 /** Regression check against the previous release: current time / previous time, at most 1.10. */
@@ -517,4 +593,10 @@ function printNative({ estimates, seconds }) {
     target('native shell analysis of a 1–3 sub-command line', analysis, ' ns', '<=', 500);
     target('native terminal decide (explained) at 1,004 rules', decide, ' ns', '<=', 1000);
   }
+}
+
+// ---- the results file (see the top) ----
+if (resultsFile) {
+  writeFileSync(resultsFile, resultsMarkdown(machine));
+  print(`\nresults written to ${resultsFile.startsWith(root) ? relative(root, resultsFile) : resultsFile}`);
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSettingsPage } from './build-settings-page.mjs';
 import { makeResilientEntry, writeResilientLib } from '../js/resilient/prepare.mjs';
 import { snippetsToCommonJs } from './snippets.mjs';
+import { packageReadme } from './package-readme.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = join(root, 'pkg');
@@ -185,9 +186,9 @@ const manifest = {
   sideEffects: false,
 };
 writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
-copyFileSync(join(root, 'README.md'), join(pkg, 'README.md'));
 // The settings page (`toolgate/settings-page`): the page over the tools' web build, the host half; adds its exports.
 await buildSettingsPage({ root, pkg });
+packageReadme({ root, pkg }); // README.md, its links to the package's own files on unpkg, and those files
 await Promise.all(optimising);
 dropNodeCopies();
 console.log(`built pkg/ (toolgate ${version}): node/, web/, engine/, tools/, resilient/, mcp-server/, node-paths/, hooks/`);

@@ -4,58 +4,34 @@
 // stream as server-sent events in the Messages API's order (message_start, content_block_start,
 // content_block_delta, content_block_stop, message_delta, message_stop); a request without
 // `stream` gets the message as JSON. `/v1/messages/count_tokens` is answered too.
-import { createServer } from 'node:http';
+import { eventStream, json, notFound, startStandInServer } from './standin-server.mjs';
 
 /** Starts the stand-in: `{ url, requests, results, close }`; `results` holds each `tool_result` text by command. */
 export async function startAnthropicStandIn(commands) {
-  const requests = [];
   const results = new Map();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      const url = new URL(req.url, 'http://127.0.0.1');
-      let request = {};
-      try {
-        request = JSON.parse(body || '{}');
-      } catch {
-        // Answered below as any other request.
+  const server = await startStandInServer(({ path, request }, res) => {
+    if (path.endsWith('/count_tokens')) return json(res, { input_tokens: 10 });
+    if (!path.endsWith('/v1/messages')) return notFound(res);
+    const offersBash = (request.tools ?? []).some((t) => t.name === 'Bash');
+    // The commands already asked for: one per assistant turn with a tool_use.
+    const turns = (request.messages ?? []).filter((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use'));
+    for (const message of request.messages ?? []) {
+      for (const block of Array.isArray(message.content) ? message.content : []) {
+        if (block.type !== 'tool_result') continue;
+        const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((p) => p.text ?? '').join('');
+        const use = turns.flatMap((m) => m.content).find((b) => b.type === 'tool_use' && b.id === block.tool_use_id);
+        if (use) results.set(use.input.command, { text, isError: block.is_error === true });
       }
-      requests.push({ path: url.pathname, request });
-      if (url.pathname.endsWith('/count_tokens')) return json(res, { input_tokens: 10 });
-      if (!url.pathname.endsWith('/v1/messages')) return json(res, {}, 404);
-      const offersBash = (request.tools ?? []).some((t) => t.name === 'Bash');
-      // The commands already asked for: one per assistant turn with a tool_use.
-      const turns = (request.messages ?? []).filter((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use'));
-      for (const message of request.messages ?? []) {
-        for (const block of Array.isArray(message.content) ? message.content : []) {
-          if (block.type !== 'tool_result') continue;
-          const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((p) => p.text ?? '').join('');
-          const use = turns.flatMap((m) => m.content).find((b) => b.type === 'tool_use' && b.id === block.tool_use_id);
-          if (use) results.set(use.input.command, { text, isError: block.is_error === true });
-        }
-      }
-      const next = offersBash ? commands[turns.length] : undefined;
-      const content = next === undefined
-        ? { type: 'text', text: 'Done.' }
-        : { type: 'tool_use', id: `toolu_standin_${turns.length + 1}`, name: 'Bash', input: { command: next, description: 'a scripted command' } };
-      const stop = next === undefined ? 'end_turn' : 'tool_use';
-      if (request.stream) stream(res, request.model, content, stop);
-      else json(res, message(request.model, [content], stop));
-    });
+    }
+    const next = offersBash ? commands[turns.length] : undefined;
+    const content = next === undefined
+      ? { type: 'text', text: 'Done.' }
+      : { type: 'tool_use', id: `toolu_standin_${turns.length + 1}`, name: 'Bash', input: { command: next, description: 'a scripted command' } };
+    const stop = next === undefined ? 'end_turn' : 'tool_use';
+    if (request.stream) stream(res, request.model, content, stop);
+    else json(res, message(request.model, [content], stop));
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    requests,
-    results,
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
-  };
-}
-
-function json(res, value, status = 200) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
+  return { ...server, results };
 }
 
 let ids = 0;
@@ -67,8 +43,8 @@ function message(model, content, stopReason) {
 }
 
 function stream(res, model, content, stopReason) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const events = eventStream(res);
+  const send = events.event;
   send('message_start', { message: { ...message(model, [], null), usage: { input_tokens: 10, output_tokens: 1 } } });
   if (content.type === 'tool_use') {
     send('content_block_start', { index: 0, content_block: { type: 'tool_use', id: content.id, name: content.name, input: {} } });
@@ -80,5 +56,5 @@ function stream(res, model, content, stopReason) {
   send('content_block_stop', { index: 0 });
   send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 5 } });
   send('message_stop', {});
-  res.end();
+  events.end();
 }
