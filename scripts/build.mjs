@@ -94,6 +94,8 @@ for (const { target, dir, name, type, features, forSize, page } of builds) {
   // Tells Node how to load this folder's .js: CommonJS for the Node builds, ESM for the web builds.
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
   if (!page) makeResilient(out, name, type);
+  // The page's own modules are its internals, imported only by its core.js: no declarations ship.
+  else for (const file of [`${name}.d.ts`, `${name}_bg.wasm.d.ts`]) rmSync(join(out, file), { force: true });
 }
 
 /**
