@@ -1,5 +1,5 @@
 //! Lint: what is wrong or risky in a policy's rules, with a stable code, a severity, the rule's
-//! place in the spec (`layers[1].tools.terminal.alwaysAllow[0]`, the path a [`crate::api::Problem`]
+//! place in the spec (`layers[1].tools.terminal.alwaysAllow[0]`, the path a [`crate::problem::Problem`]
 //! names) and a message a settings page can show.
 //!
 //! Findings are decided by running the engine itself, not by reading the pattern's text: a
@@ -303,7 +303,7 @@ fn lint_rule(policy: &Policy, place: &Place<'_>, findings: &mut Vec<Finding>) {
     let matcher = match compile_rule(rule).map(|m| m.for_list(place.list)) {
         Ok(matcher) => matcher,
         Err(error) => {
-            let column = pattern.and_then(crate::settings::regex_error_column);
+            let column = pattern.and_then(regex_error_column);
             let at = column.map(|c| format!(" at character {c}")).unwrap_or_default();
             let mut f =
                 place.finding(LintCode::InvalidPattern, format!("\"{}\" is not a valid rule{at}: {error}; it fails closed", rule.text()));
@@ -832,6 +832,34 @@ fn escape_check(place: &Place<'_>, matcher: &Matcher, witnesses: &[String]) -> O
         }
     }
     None
+}
+
+/// The 1-based character column where a regex that does not compile goes wrong, when it can be
+/// told: the start of the part the regex parser stopped at.
+pub fn regex_error_column(pattern: &str) -> Option<usize> {
+    match regex_syntax::ast::parse::Parser::new().parse(pattern) {
+        Err(e) => Some(e.span().start.column),
+        // The syntax parses, so the engine refused a feature it does not have (regex-lite has no
+        // Unicode classes): point at the first one.
+        Ok(_) => {
+            let mut chars = pattern.char_indices().peekable();
+            let mut column = 0;
+            while let Some((_, c)) = chars.next() {
+                column += 1;
+                if c == '\\' {
+                    match chars.peek() {
+                        Some((_, 'p' | 'P')) => return Some(column),
+                        Some(_) => {
+                            chars.next();
+                            column += 1;
+                        }
+                        None => {}
+                    }
+                }
+            }
+            None
+        }
+    }
 }
 
 #[cfg(test)]
