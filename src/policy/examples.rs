@@ -9,7 +9,8 @@
 //! examples cost anything. The allow rules of an untrusted layer are ignored by the policy, and
 //! so are their examples; a preset's examples are its own tests (`src/presets/tests.rs`).
 
-use super::evaluate::{Decision, Reason};
+use super::evaluate::Decision;
+use super::reason::Reason;
 use super::rules::{ListKind, RuleRef};
 use super::{Outcome, Policy};
 use serde::{Deserialize, Serialize};

@@ -26,6 +26,7 @@ mod options;
 pub(crate) mod pair_index;
 pub mod path;
 pub mod protected;
+mod reason;
 #[cfg(feature = "analysis")]
 mod regex_facts;
 pub(crate) mod rules;
@@ -40,7 +41,7 @@ pub use catalogue::{CatalogueName, InputKind, PathAccess};
 #[cfg(feature = "analysis")]
 pub use command_paths::HostPaths;
 pub(crate) use evaluate::Explain;
-pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE};
+pub use evaluate::{Call, Decision, DefaultSource, HOOK_REJECTION_MESSAGE};
 pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};
 pub use items::{ItemKind, ItemVerdict};
@@ -49,6 +50,7 @@ pub use options::{
     common_parent_suggestion, ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestedMatcher, Suggestion, SuggestionForm,
 };
 pub use protected::ProtectedPath;
+pub use reason::Reason;
 pub use rules::{ListKind, MatcherKind, RuleRef};
 pub use trust::Ignored;
 
@@ -682,6 +684,11 @@ impl Policy {
     }
 
     /// The fallback for a tool: its own default, else the layers' global default, else the policy's.
+    /// Whether the tool is allowed unconditionally: no deny or confirm rules and an allowing default.
+    pub(crate) fn allows_everything(&self, tool: Option<&ToolIndex>) -> bool {
+        !tool.is_some_and(ToolIndex::has_restrictions) && self.default_for(tool).0 == Outcome::Allow
+    }
+
     pub(crate) fn default_for(&self, tool: Option<&ToolIndex>) -> (Outcome, DefaultSource) {
         if let Some((mode, layer)) = tool.and_then(|t| t.default_mode.clone()) {
             return (mode, DefaultSource::Tool { layer });
