@@ -33,6 +33,7 @@ pub(crate) mod rules;
 pub mod secrets;
 #[cfg(feature = "analysis")]
 mod suggest;
+mod suggestion;
 pub mod text_forms;
 mod trust;
 mod word_index;
@@ -46,12 +47,11 @@ pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};
 pub use items::{ItemKind, ItemVerdict};
 pub(crate) use options::too_broad_dir;
-pub use options::{
-    common_parent_suggestion, ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestedMatcher, Suggestion, SuggestionForm,
-};
+pub use options::{common_parent_suggestion, ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestionForm};
 pub use protected::ProtectedPath;
 pub use reason::Reason;
 pub use rules::{ListKind, MatcherKind, RuleRef};
+pub use suggestion::{SuggestedMatcher, Suggestion};
 pub use trust::Ignored;
 
 use message_template::MessageTemplate;

@@ -17,8 +17,8 @@
 //!   `github.com.evil.example`, which Zed's `^https?://github\.com` does.
 
 use super::literal_program::LiteralProgram;
-use super::options::{SuggestedMatcher, Suggestion};
 use super::path::normalize_path;
+use super::suggestion::{SuggestedMatcher, Suggestion};
 use crate::shell::{SubCommand, SubCommandKind};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
