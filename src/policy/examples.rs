@@ -7,7 +7,7 @@
 //! failure never stops the build: it is recorded on the compiled policy with the rule's place and
 //! what was decided instead, and the linter (`src/lint.rs`) reports it as a finding. Only rules that carry
 //! examples cost anything. The allow rules of an untrusted layer are ignored by the policy, and
-//! so are their examples; a preset's examples are its own tests (`src/presets/tests.rs`).
+//! so are their examples; a preset's examples are its own tests (`src/policy/presets/tests.rs`).
 
 use super::evaluate::Decision;
 use super::reason::Reason;

@@ -25,6 +25,7 @@ mod message_template;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;
+pub mod presets;
 pub mod protected;
 mod reason;
 #[cfg(feature = "analysis")]
@@ -392,7 +393,7 @@ pub struct PolicySpec {
     /// `readOnlyCommands`, `dangerousCommands`. Their rules apply to every POSIX command tool.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub presets: Vec<crate::presets::Preset>,
+    pub presets: Vec<presets::Preset>,
     /// Where commands run: the home directory and working directory, so that `~`, `$HOME`,
     /// `$PWD` and relative paths in command lines meet the path rules of the path tools.
     #[cfg(feature = "analysis")]
@@ -524,11 +525,11 @@ impl Policy {
         let mut kinds = catalogue::tools(spec.catalogue);
         kinds.extend(spec.tool_kinds.iter().map(|(tool, kind)| (tool.clone(), *kind)));
         // Presets are layers of their own after the spec's; their examples are the presets' own
-        // tests (src/presets), so only the spec's rules are self-tested here.
+        // tests (src/policy/presets), so only the spec's rules are self-tested here.
         // Presets hold rules for command-line tools only, and a build without the shell analysis
         // asks on every command line whatever its rules say: leaving them out loosens nothing.
         #[cfg(feature = "analysis")]
-        let preset_layers = crate::presets::layers_for(&spec.presets, &kinds);
+        let preset_layers = presets::layers_for(&spec.presets, &kinds);
         #[cfg(not(feature = "analysis"))]
         let preset_layers: Vec<LayerSpec> = Vec::new();
         let mut with_examples = Vec::new();
