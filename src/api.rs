@@ -261,7 +261,7 @@ fn input_list(value: Value) -> Result<Vec<String>, String> {
 /// (`on` 0) or the `n`th child a `child` step made; its result is what the method returns, or
 /// `{ error }` with the message JavaScript would throw.
 fn session_script(args: &[Value]) -> Result<Value, String> {
-    use crate::session::{Answer, ChildOptions, Session, SessionOptions};
+    use crate::session::{ChildOptions, Session, SessionOptions};
     let options: Option<SessionOptions> = arg(args, 1, "options")?;
     let steps: Vec<serde_json::Map<String, Value>> = arg(args, 2, "steps")?;
     let mut sessions = vec![Session::new(arg(args, 0, "spec")?, &options.unwrap_or_default()).map_err(|e| e.to_string())?];
@@ -284,10 +284,10 @@ fn session_script(args: &[Value]) -> Result<Value, String> {
                     serde_json::from_value(options.get("now").cloned().unwrap_or(Value::Null)).map_err(|e| format!("now: {e}"))?;
                 session.decide(&call, at).map(|d| to_value(&d))
             }
-            "answer" => session.answer(&arg::<Answer>(&params, 0, "answer")?, now(1)?).map(|a| to_value(&a)),
+            "answer" => session.answer(&arg::<cursor::SessionAnswer>(&params, 0, "answer")?.into(), now(1)?).map(|a| to_value(&a)),
             "grants" => session.grants(now(0)?).map(|g| to_value(&g)),
             "permissionOptions" => session.permission_options(arg(&params, 0, "callId")?).map(|o| to_value(&o)),
-            "reviewOptions" => session.review_options(arg(&params, 0, "callId")?, arg(&params, 1, "kind")?).map(|o| to_value(&o)),
+            "reviewOptions" => cursor::review_options(&session, arg(&params, 0, "callId")?, arg(&params, 1, "kind")?).map(|o| to_value(&o)),
             "revoke" => session.revoke(&arg::<String>(&params, 0, "id")?, now(1)?).map(|p| to_value(&p)),
             "end" => session.end(now(0)?).map(|()| Ok(Value::Null)),
             "setPolicy" => session.set_policy(arg(&params, 0, "spec")?, now(1)?).map(|dropped| to_value(&dropped)),
