@@ -52,7 +52,7 @@ pub use options::{common_parent_suggestion, ChangeKey, OptionKind, PermissionOpt
 pub use protected::ProtectedPath;
 pub use reason::Reason;
 pub use rules::{ListKind, MatcherKind, RuleRef};
-pub use suggestion::{SuggestedMatcher, Suggestion};
+pub use suggestion::Suggestion;
 pub use trust::Ignored;
 
 use message_template::MessageTemplate;

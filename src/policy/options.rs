@@ -9,9 +9,10 @@
 
 use super::catalogue::{CatalogueName, InputKind};
 use super::items::{ItemKind, Items};
+use super::rules::MatcherKind;
 #[cfg(feature = "analysis")]
 use super::suggest;
-use super::suggestion::{SuggestedMatcher, Suggestion};
+use super::suggestion::Suggestion;
 use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
 #[cfg(feature = "analysis")]
 use crate::shell;
@@ -195,7 +196,7 @@ impl Policy {
                 (ItemKind::Call, Some((tool, action)), _) if self.spec().catalogue == CatalogueName::Gasoline => {
                     let pattern = format!("{tool}.{action}");
                     found.push(Suggestion {
-                        rule: SuggestedMatcher::ToolAction,
+                        rule: MatcherKind::ToolAction,
                         pattern: pattern.clone(),
                         display: pattern,
                         source: item.text.clone(),
@@ -203,16 +204,11 @@ impl Policy {
                 }
                 (ItemKind::Call, Some((server, name)), _) => {
                     let entry = format!("{server}:{name}");
-                    found.push(Suggestion {
-                        rule: SuggestedMatcher::Mcp,
-                        pattern: entry.clone(),
-                        display: entry,
-                        source: item.text.clone(),
-                    });
+                    found.push(Suggestion { rule: MatcherKind::Mcp, pattern: entry.clone(), display: entry, source: item.text.clone() });
                 }
                 (ItemKind::Command, _, Some(name)) if self.spec().suggest == SuggestionForm::Prefix => {
                     found.push(Suggestion {
-                        rule: SuggestedMatcher::Prefix,
+                        rule: MatcherKind::Prefix,
                         pattern: name.to_owned(),
                         display: name.to_owned(),
                         source: item.text.clone(),
@@ -348,7 +344,7 @@ mod tests {
             let found: Vec<Suggestion> = (0..next(9))
                 .map(|n| {
                     let pattern = format!("p{}", next(4));
-                    Suggestion { rule: SuggestedMatcher::Regex, pattern, display: format!("d{n}"), source: format!("s{n}") }
+                    Suggestion { rule: MatcherKind::Regex, pattern, display: format!("d{n}"), source: format!("s{n}") }
                 })
                 .collect();
             let mut plain: Vec<Suggestion> = Vec::new();
@@ -367,10 +363,10 @@ mod tests {
     fn a_suggested_matcher_writes_the_rule_spec_it_names() {
         let pattern = "^cargo\\s+build(\\s|$)";
         for (rule, spec) in [
-            (SuggestedMatcher::Regex, RuleSpec::regex(pattern, false)),
-            (SuggestedMatcher::Prefix, RuleSpec::prefix(pattern)),
-            (SuggestedMatcher::Mcp, RuleSpec::mcp(pattern)),
-            (SuggestedMatcher::ToolAction, RuleSpec::tool_action(pattern)),
+            (MatcherKind::Regex, RuleSpec::regex(pattern, false)),
+            (MatcherKind::Prefix, RuleSpec::prefix(pattern)),
+            (MatcherKind::Mcp, RuleSpec::mcp(pattern)),
+            (MatcherKind::ToolAction, RuleSpec::tool_action(pattern)),
         ] {
             let suggestion =
                 Suggestion { pattern: pattern.to_owned(), rule, display: "cargo build".into(), source: "cargo build -r".into() };

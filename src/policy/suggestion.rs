@@ -1,6 +1,7 @@
 //! A rule that would cover part of a call: what "always allow" suggestions and permission
 //! buttons offer, drawn by the suggesters of each input kind.
 
+use super::rules::MatcherKind;
 use super::RuleSpec;
 use serde::Serialize;
 
@@ -17,36 +18,17 @@ pub struct Suggestion {
     pub pattern: String,
     /// The rule to add: `pattern` in the field of one matcher kind.
     #[cfg_attr(target_arch = "wasm32", tsify(type = "RuleSpec"))]
-    pub rule: SuggestedMatcher,
+    pub rule: MatcherKind,
     /// What to show the user: `cargo`, `src/`, `github.com`.
     pub display: String,
     /// The part of the call it was drawn from.
     pub source: String,
 }
 
-/// The matcher kinds a suggestion's rule can be: the forms policies' allow rules take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SuggestedMatcher {
-    /// A regular expression, not case-sensitive (`pattern`).
-    Regex,
-    /// A command prefix (`prefix`).
-    Prefix,
-    /// An MCP `server:tool` entry (`mcp`).
-    Mcp,
-    /// A Gasoline `tool.action` pattern (`toolAction`).
-    ToolAction,
-}
-
 impl Suggestion {
     /// The rule to add, as a policy spec writes it.
     pub fn rule_spec(&self) -> RuleSpec {
-        let pattern = self.pattern.clone();
-        match self.rule {
-            SuggestedMatcher::Regex => RuleSpec::regex(pattern, false),
-            SuggestedMatcher::Prefix => RuleSpec::prefix(pattern),
-            SuggestedMatcher::Mcp => RuleSpec::mcp(pattern),
-            SuggestedMatcher::ToolAction => RuleSpec::tool_action(pattern),
-        }
+        self.rule.rule(self.pattern.clone())
     }
 }
 
