@@ -228,7 +228,7 @@ impl Place<'_> {
 pub fn lint_policy(policy: &Policy) -> Vec<Finding> {
     let spec = policy.spec();
     let mut findings = Vec::new();
-    let mut seen: HashMap<(String, ListKind, String, String, bool), String> = HashMap::new();
+    let mut seen: HashMap<(String, ListKind, rules::MatcherKind, String, bool), String> = HashMap::new();
     for (layer_index, layer) in spec.layers.iter().enumerate() {
         for (tool, rules) in &layer.tools {
             for (list, rules) in [
@@ -238,8 +238,7 @@ pub fn lint_policy(policy: &Policy) -> Vec<Finding> {
             ] {
                 for (index, rule) in rules.iter().enumerate() {
                     let place = Place { layer_index, layer: &layer.name, trusted: layer.trusted, tool, list, index, rule };
-                    let key =
-                        (tool.clone(), list, format!("{:?}", rules::MatcherKind::of(rule)), rule.text().to_owned(), rule.case_sensitive);
+                    let key = (tool.clone(), list, rules::MatcherKind::of(rule), rule.text().to_owned(), rule.case_sensitive);
                     if let Some(first) = seen.get(&key) {
                         let mut f = place.finding(
                             LintCode::DuplicateRule,
@@ -586,7 +585,12 @@ pub(crate) fn rule_witnesses(rule: &RuleSpec, kind: InputKind, regex: &[String])
         .into_iter()
         .filter(|inputs| match rules::MatcherKind::of(rule) {
             rules::MatcherKind::Regex | rules::MatcherKind::Mcp | rules::MatcherKind::ToolAction => true,
-            _ => inputs.first().is_some_and(|text| matcher.is_match(&Subject::text(text))),
+            rules::MatcherKind::Prefix
+            | rules::MatcherKind::Glob
+            | rules::MatcherKind::Tokens
+            | rules::MatcherKind::Path
+            | rules::MatcherKind::Domain
+            | rules::MatcherKind::Unknown => inputs.first().is_some_and(|text| matcher.is_match(&Subject::text(text))),
         })
         .collect()
 }
@@ -893,7 +897,13 @@ fn reach(rule: &RuleSpec) -> Option<Reach> {
             None => literal_words(text).map(|_| Reach::One(text.to_owned(), None)),
         },
         rules::MatcherKind::Prefix | rules::MatcherKind::Tokens => literal_words(text).map(|w| Reach::Words(kind, w)),
-        _ => None,
+        // A wildcard entry, a regex, a path or domain pattern: neither one input nor a word prefix.
+        rules::MatcherKind::Mcp
+        | rules::MatcherKind::ToolAction
+        | rules::MatcherKind::Regex
+        | rules::MatcherKind::Path
+        | rules::MatcherKind::Domain
+        | rules::MatcherKind::Unknown => None,
     }
 }
 
