@@ -32,6 +32,7 @@ mod reason;
 mod regex_facts;
 pub(crate) mod rules;
 pub mod secrets;
+mod sourced_paths;
 #[cfg(feature = "analysis")]
 mod suggest;
 mod suggestion;
