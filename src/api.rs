@@ -10,93 +10,16 @@
 //! through the wasm bindings in JavaScript, so both must give the same answers.
 
 use crate::cursor::{self, review::Allowlists, AutoRunSettings, FileOperation, Review, ReviewKind, ReviewOption, ReviewRequest};
-use crate::gasoline::{GasolineAllowlist, GasolineError};
 use crate::import::{ExportResult, ImportContext, ImportResult, ImportSource, PeerFormat};
-use crate::input::InputError;
-use crate::mcp::{self, AutoRunMode, EntryError, McpSettings, NameError, NameKind};
+use crate::mcp::{self, AutoRunMode, McpSettings, NameKind};
 use crate::policy::{Call, Decision, HookResult, InvalidPattern, PermissionOption, Policy, PolicySpec, SettingsChange};
-use crate::roo::{self, CatalogueServer, ModeConfig, RestrictionIssue, Severity};
+pub use crate::problem::{gasoline_allowlist, validate_mode, Answer, Problem, Validation};
+use crate::roo::{self, CatalogueServer};
 use crate::zed::{self, ZedSources};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-
-/// Something wrong with a user's settings, text or list, where it is, and what to do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub struct Problem {
-    /// A stable code a program can match on (`invalidPattern`, `invalidYaml`, `nameEmpty`, …).
-    pub code: String,
-    /// What is wrong, in words a user can act on.
-    pub message: String,
-    /// Where in the value: `layers[1].tools.terminal.alwaysAllow[0]`, `mcpRestrictions.allowedServers[2]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// 1-based position in the text, for text input.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// 1-based column in the text, with `line`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<usize>,
-}
-
-/// An answer: the value, or the problems that prevented it.
-pub type Answer<T> = Result<T, Vec<Problem>>;
-
-fn code_of<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(code)) => code,
-        // An internally tagged enum names its variant under `code` (or `kind`).
-        Ok(Value::Object(map)) => ["code", "kind"]
-            .iter()
-            .find_map(|k| map.get(*k).and_then(Value::as_str).map(str::to_owned))
-            .or_else(|| map.keys().next().cloned())
-            .unwrap_or_else(|| "invalid".to_owned()),
-        _ => "invalid".to_owned(),
-    }
-}
-
-impl From<&InputError> for Problem {
-    fn from(e: &InputError) -> Self {
-        let code = if e.line.is_some() { "invalidJson" } else { "invalidSettings" };
-        Problem {
-            code: code.into(),
-            message: e.to_string(),
-            path: (!e.path.is_empty()).then(|| e.path.clone()),
-            line: e.line,
-            column: e.column,
-        }
-    }
-}
-
-impl From<&GasolineError> for Problem {
-    fn from(e: &GasolineError) -> Self {
-        Problem { code: code_of(&e.code), message: e.message.clone(), path: None, line: Some(e.line), column: Some(e.column) }
-    }
-}
-
-impl From<&NameError> for Problem {
-    fn from(e: &NameError) -> Self {
-        let code = format!("name{}", capitalise(&code_of(&e.problem)));
-        Problem { code, message: e.to_string(), path: None, line: None, column: None }
-    }
-}
-
-impl From<&EntryError> for Problem {
-    fn from(e: &EntryError) -> Self {
-        match e {
-            EntryError::InvalidName { name } => Problem::from(name),
-            other => Problem { code: code_of(other), message: other.to_string(), path: None, line: None, column: None },
-        }
-    }
-}
-
-fn capitalise(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
-}
 
 /// An invalid rule of a policy, pointed at by its place in the spec.
 pub fn invalid_rule_problem(spec: &PolicySpec, bad: &InvalidPattern) -> Problem {
@@ -171,35 +94,6 @@ pub fn read_agent_call(agent: crate::agent_calls::Agent, name: &str, input: &Val
 /// A policy written in another agent's format, with a report of what could not be said.
 pub fn export_policy(format: PeerFormat, spec: &PolicySpec, context: &ImportContext) -> ExportResult {
     crate::import::export(format, spec, context)
-}
-
-/// A Gasoline allowlist from YAML text.
-pub fn gasoline_allowlist(text: &str) -> Answer<GasolineAllowlist> {
-    GasolineAllowlist::load(text).map_err(|e| vec![Problem::from(&e)])
-}
-
-/// The outcome of validating a Roo mode's restrictions: errors (contradictions) and warnings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub struct Validation {
-    /// True when there are no errors (warnings may remain).
-    pub ok: bool,
-    /// Contradictions: restrictions that cannot all hold.
-    pub errors: Vec<Problem>,
-    /// Probable mistakes, such as a server or tool that is not configured.
-    pub warnings: Vec<Problem>,
-}
-
-fn issue_problem(issue: &RestrictionIssue) -> Problem {
-    Problem { code: code_of(&issue.code), message: issue.message.clone(), path: Some(issue.path.clone()), line: None, column: None }
-}
-
-/// Checks a Roo mode's restrictions against each other and the known servers and tools.
-pub fn validate_mode(mode: &ModeConfig, catalogue: &[CatalogueServer]) -> Validation {
-    let issues = roo::validate(mode, catalogue);
-    let pick = |severity| issues.iter().filter(|i| i.severity == severity).map(issue_problem).collect::<Vec<_>>();
-    let errors = pick(Severity::Error);
-    Validation { ok: errors.is_empty(), errors, warnings: pick(Severity::Warning) }
 }
 
 /// A copy of a parsed Zed settings object with a permission option's change applied.
@@ -367,7 +261,7 @@ fn input_list(value: Value) -> Result<Vec<String>, String> {
 /// (`on` 0) or the `n`th child a `child` step made; its result is what the method returns, or
 /// `{ error }` with the message JavaScript would throw.
 fn session_script(args: &[Value]) -> Result<Value, String> {
-    use crate::session::{Answer, ChildOptions, Session, SessionOptions};
+    use crate::session::{ChildOptions, Session, SessionOptions};
     let options: Option<SessionOptions> = arg(args, 1, "options")?;
     let steps: Vec<serde_json::Map<String, Value>> = arg(args, 2, "steps")?;
     let mut sessions = vec![Session::new(arg(args, 0, "spec")?, &options.unwrap_or_default()).map_err(|e| e.to_string())?];
@@ -390,10 +284,10 @@ fn session_script(args: &[Value]) -> Result<Value, String> {
                     serde_json::from_value(options.get("now").cloned().unwrap_or(Value::Null)).map_err(|e| format!("now: {e}"))?;
                 session.decide(&call, at).map(|d| to_value(&d))
             }
-            "answer" => session.answer(&arg::<Answer>(&params, 0, "answer")?, now(1)?).map(|a| to_value(&a)),
+            "answer" => session.answer(&arg::<cursor::SessionAnswer>(&params, 0, "answer")?.into(), now(1)?).map(|a| to_value(&a)),
             "grants" => session.grants(now(0)?).map(|g| to_value(&g)),
             "permissionOptions" => session.permission_options(arg(&params, 0, "callId")?).map(|o| to_value(&o)),
-            "reviewOptions" => session.review_options(arg(&params, 0, "callId")?, arg(&params, 1, "kind")?).map(|o| to_value(&o)),
+            "reviewOptions" => cursor::review_options(&session, arg(&params, 0, "callId")?, arg(&params, 1, "kind")?).map(|o| to_value(&o)),
             "revoke" => session.revoke(&arg::<String>(&params, 0, "id")?, now(1)?).map(|p| to_value(&p)),
             "end" => session.end(now(0)?).map(|()| Ok(Value::Null)),
             "setPolicy" => session.set_policy(arg(&params, 0, "spec")?, now(1)?).map(|dropped| to_value(&dropped)),

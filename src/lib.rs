@@ -21,6 +21,8 @@
 //! - [`session`]: a permission session around the evaluator — grants with a scope and a lifetime,
 //!   a decision log, child sessions for sub-agents, and the hand-off to an automatic reviewer.
 //! - [`api`]: the JavaScript contract as plain Rust, with its JSON twin for the shared fixtures.
+//! - [`problem`]: the one shape of a problem with a user's settings, text or list, shared by the
+//!   API and the settings page.
 //! - [`settings`]: the settings page's document — every section, its validation, and the
 //!   policies it means — shared by the webview and the extension host.
 //! - [`limits`]: the budgets on hostile input (longest command, largest settings text).
@@ -53,13 +55,16 @@ pub mod limits;
 pub mod lint;
 pub mod mcp;
 pub mod policy;
-pub mod presets;
+pub mod problem;
 pub mod roo;
 pub mod session;
 pub mod settings;
 pub mod shell;
 pub mod visible;
 pub mod zed;
+
+// Shipped rule sets are part of the rule model (a spec names them); kept at their public path.
+pub use policy::presets;
 
 #[cfg(test)]
 mod test_support;

@@ -10,7 +10,7 @@
 
 /// The longest command line, path, URL or query a decision analyses: 64 KiB. Real commands are
 /// far shorter (Claude Code stops vouching for read-only commands at 10,000 characters). MCP
-/// server and tool names have a limit of their own (256 UTF-16 units, [`crate::mcp::name`]).
+/// server and tool names have a limit of their own (256 UTF-16 units, [`crate::policy::matchers::mcp_name`]).
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
 
 /// The largest settings text or policy spec read: 4 MiB — tens of thousands of rules.

@@ -1,5 +1,5 @@
 //! Lint: what is wrong or risky in a policy's rules, with a stable code, a severity, the rule's
-//! place in the spec (`layers[1].tools.terminal.alwaysAllow[0]`, the path a [`crate::api::Problem`]
+//! place in the spec (`layers[1].tools.terminal.alwaysAllow[0]`, the path a [`crate::problem::Problem`]
 //! names) and a message a settings page can show.
 //!
 //! Findings are decided by running the engine itself, not by reading the pattern's text: a
@@ -228,7 +228,7 @@ impl Place<'_> {
 pub fn lint_policy(policy: &Policy) -> Vec<Finding> {
     let spec = policy.spec();
     let mut findings = Vec::new();
-    let mut seen: HashMap<(String, ListKind, String, String, bool), String> = HashMap::new();
+    let mut seen: HashMap<(String, ListKind, rules::MatcherKind, String, bool), String> = HashMap::new();
     for (layer_index, layer) in spec.layers.iter().enumerate() {
         for (tool, rules) in &layer.tools {
             for (list, rules) in [
@@ -238,8 +238,7 @@ pub fn lint_policy(policy: &Policy) -> Vec<Finding> {
             ] {
                 for (index, rule) in rules.iter().enumerate() {
                     let place = Place { layer_index, layer: &layer.name, trusted: layer.trusted, tool, list, index, rule };
-                    let key =
-                        (tool.clone(), list, format!("{:?}", rules::MatcherKind::of(rule)), rule.text().to_owned(), rule.case_sensitive);
+                    let key = (tool.clone(), list, rules::MatcherKind::of(rule), rule.text().to_owned(), rule.case_sensitive);
                     if let Some(first) = seen.get(&key) {
                         let mut f = place.finding(
                             LintCode::DuplicateRule,
@@ -303,7 +302,7 @@ fn lint_rule(policy: &Policy, place: &Place<'_>, findings: &mut Vec<Finding>) {
     let matcher = match compile_rule(rule).map(|m| m.for_list(place.list)) {
         Ok(matcher) => matcher,
         Err(error) => {
-            let column = pattern.and_then(crate::settings::regex_error_column);
+            let column = pattern.and_then(regex_error_column);
             let at = column.map(|c| format!(" at character {c}")).unwrap_or_default();
             let mut f =
                 place.finding(LintCode::InvalidPattern, format!("\"{}\" is not a valid rule{at}: {error}; it fails closed", rule.text()));
@@ -586,7 +585,12 @@ pub(crate) fn rule_witnesses(rule: &RuleSpec, kind: InputKind, regex: &[String])
         .into_iter()
         .filter(|inputs| match rules::MatcherKind::of(rule) {
             rules::MatcherKind::Regex | rules::MatcherKind::Mcp | rules::MatcherKind::ToolAction => true,
-            _ => inputs.first().is_some_and(|text| matcher.is_match(&Subject::text(text))),
+            rules::MatcherKind::Prefix
+            | rules::MatcherKind::Glob
+            | rules::MatcherKind::Tokens
+            | rules::MatcherKind::Path
+            | rules::MatcherKind::Domain
+            | rules::MatcherKind::Unknown => inputs.first().is_some_and(|text| matcher.is_match(&Subject::text(text))),
         })
         .collect()
 }
@@ -834,6 +838,34 @@ fn escape_check(place: &Place<'_>, matcher: &Matcher, witnesses: &[String]) -> O
     None
 }
 
+/// The 1-based character column where a regex that does not compile goes wrong, when it can be
+/// told: the start of the part the regex parser stopped at.
+pub fn regex_error_column(pattern: &str) -> Option<usize> {
+    match regex_syntax::ast::parse::Parser::new().parse(pattern) {
+        Err(e) => Some(e.span().start.column),
+        // The syntax parses, so the engine refused a feature it does not have (regex-lite has no
+        // Unicode classes): point at the first one.
+        Ok(_) => {
+            let mut chars = pattern.char_indices().peekable();
+            let mut column = 0;
+            while let Some((_, c)) = chars.next() {
+                column += 1;
+                if c == '\\' {
+                    match chars.peek() {
+                        Some((_, 'p' | 'P')) => return Some(column),
+                        Some(_) => {
+                            chars.next();
+                            column += 1;
+                        }
+                        None => {}
+                    }
+                }
+            }
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -865,7 +897,13 @@ fn reach(rule: &RuleSpec) -> Option<Reach> {
             None => literal_words(text).map(|_| Reach::One(text.to_owned(), None)),
         },
         rules::MatcherKind::Prefix | rules::MatcherKind::Tokens => literal_words(text).map(|w| Reach::Words(kind, w)),
-        _ => None,
+        // A wildcard entry, a regex, a path or domain pattern: neither one input nor a word prefix.
+        rules::MatcherKind::Mcp
+        | rules::MatcherKind::ToolAction
+        | rules::MatcherKind::Regex
+        | rules::MatcherKind::Path
+        | rules::MatcherKind::Domain
+        | rules::MatcherKind::Unknown => None,
     }
 }
 

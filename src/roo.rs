@@ -116,7 +116,7 @@ pub fn layer_for_mode(mode: &ModeConfig, servers: &BTreeMap<String, ServerSettin
     // Which servers are allowed at all: the allow list, else anything not denied. Roo compares
     // names exactly, so a name written `*` allows only a server called `*` (which no valid MCP
     // name is): it must not become the entry wildcard, which would allow every server.
-    let literal = |name: &str| name != crate::mcp::name::WILDCARD;
+    let literal = |name: &str| name != crate::policy::matchers::mcp_name::WILDCARD;
     let server_allow: Option<Vec<String>> =
         r.allowed_servers.as_ref().map(|list| list.iter().filter(|s| literal(s)).map(|s| server_prefix(s)).collect());
     let tool_allow: Option<Vec<String>> = r.allowed_tools.as_ref().map(|list| {

@@ -31,7 +31,6 @@ pub mod log;
 #[cfg(test)]
 mod tests;
 
-use crate::cursor::{ReviewKind, ReviewOption};
 use crate::policy::{
     Call, Decision, DefaultSource, LayerKind, LayerSpec, ListKind, OptionKind, Outcome, PermissionOption, Policy, PolicySpec, Reason,
     RuleRef, RuleSpec, SettingsChange,
@@ -157,56 +156,48 @@ pub struct SessionDecision {
     pub review: ReviewHandOff,
 }
 
-/// An answer to a call that asked.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+/// An answer to a call that asked, in the session's own terms or in one of its views' (Zed's
+/// permission buttons, a product's review options read as an allow and a scope). The JavaScript
+/// API reads it from the host's object, where a product's option stands under its own name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answer {
     /// The decision's `callId`.
     pub call_id: u64,
-    /// Allow or refuse. Give this, or `review`, or `button`.
-    #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    /// Allow or refuse. Give this, or `view`, or `button`.
     pub allow: Option<bool>,
-    /// Cursor's review option, read as the session's answer: `run` (and `accept`,
-    /// `switchToDefaultAgentMode`) allows once, `skip` and `rejectAndTellWhatToDoDifferently`
-    /// refuse, `allowlistCommands` and `allowlistTool` are the `user` grant.
-    #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub review: Option<ReviewOption>,
+    /// An option of a product's own view of the prompt, by what it means.
+    pub view: Option<ViewAnswer>,
     /// Zed's permission button, read as the session's answer: `allowOnce`, `denyOnce`,
     /// `alwaysAllowPattern` (the `user` grant), `alwaysAllowTool` (the `user` grant of a tool
     /// that cannot be narrowed; never offered for a command tool).
-    #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub button: Option<OptionKind>,
     /// For how long, with `allow`; `once` unless set. A refusal is always once.
-    #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub scope: AnswerScope,
     /// For a timed answer: how long, instead of the option's duration. A whole number of
     /// milliseconds, at least 1, such that the grant ends (`now` plus this) by 2^53 − 1.
-    #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub duration_ms: Option<u64>,
     /// Who answered; `user` unless set. A `hook` may only refuse (`allow: false`, once); a
     /// `reviewer` answers once, and only a call whose `review.reviewable` says so.
-    #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
     pub by: Answerer,
 }
 
+/// What an option of a product's own view of a prompt means to the session: allow or not, and
+/// for how long. The view names its options; the session only needs their meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ViewAnswer {
+    /// Allow or refuse.
+    pub allow: bool,
+    /// For how long.
+    pub scope: AnswerScope,
+}
+
 impl Answer {
-    /// Allow or not, and for how long: from `allow` and `scope`, or from Cursor's review option or
+    /// Allow or not, and for how long: from `allow` and `scope`, or from a view's option or
     /// Zed's button read as the session's answers.
     fn meaning(&self) -> Result<(bool, AnswerScope), SessionError> {
-        match (self.allow, self.review, self.button) {
+        match (self.allow, self.view, self.button) {
             (Some(allow), None, None) => Ok((allow, self.scope)),
-            (None, Some(review), None) => Ok(match review {
-                ReviewOption::Run | ReviewOption::Accept | ReviewOption::SwitchToDefaultAgentMode => (true, AnswerScope::Once),
-                ReviewOption::Skip | ReviewOption::RejectAndTellWhatToDoDifferently => (false, AnswerScope::Once),
-                ReviewOption::AllowlistCommands | ReviewOption::AllowlistTool => (true, AnswerScope::User),
-            }),
+            (None, Some(view), None) => Ok((view.allow, view.scope)),
             (None, None, Some(button)) => Ok(match button {
                 OptionKind::AllowOnce => (true, AnswerScope::Once),
                 OptionKind::DenyOnce => (false, AnswerScope::Once),
@@ -938,21 +929,12 @@ impl Session {
         Ok(buttons)
     }
 
-    /// Cursor's review options for a prompt that is waiting, as a view of its answers, in the
-    /// order Cursor shows them for `kind`; the allowlist option where the session offers the
-    /// `user` grant. Answer with `review`.
-    pub fn review_options(&self, call_id: u64, kind: ReviewKind) -> Result<Vec<ReviewOption>, SessionError> {
-        use ReviewOption::*;
+    /// The answers a prompt that is waiting offers: what a product's view of the prompt (its
+    /// own buttons or review options) is drawn from.
+    pub fn waiting_options(&self, call_id: u64) -> Result<Vec<AnswerOption>, SessionError> {
         let state = self.state.try_borrow().map_err(|_| SessionError::Busy)?;
         let pending = state.pending.iter().find(|p| p.call_id == call_id).ok_or(SessionError::UnknownCall(call_id))?;
-        let lasting = pending.options.iter().any(|o| o.allow && o.scope == AnswerScope::User);
-        Ok(match kind {
-            ReviewKind::Terminal => {
-                [Run, Skip, RejectAndTellWhatToDoDifferently].into_iter().chain(lasting.then_some(AllowlistCommands)).collect()
-            }
-            ReviewKind::Mcp => [Run, Skip, RejectAndTellWhatToDoDifferently].into_iter().chain(lasting.then_some(AllowlistTool)).collect(),
-            ReviewKind::Edit => vec![Accept, RejectAndTellWhatToDoDifferently, Skip, SwitchToDefaultAgentMode],
-        })
+        Ok(pending.options.clone())
     }
 
     /// The grants in force at `now`, oldest first.

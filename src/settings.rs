@@ -17,14 +17,14 @@
 //! switches over the managed, user and project layers) and [`mcp_settings`] (Cursor's MCP
 //! decision), so the host decides a call exactly as the page previewed it.
 
-use crate::api::{self, Problem};
 use crate::gasoline::AllowlistSummary;
 use crate::input::{from_json, InputError};
-use crate::lint::LintCode;
+use crate::lint::{regex_error_column, LintCode};
 use crate::mcp::edit::DropReason;
 use crate::mcp::{self, AutoRunMode, McpSettings};
 use crate::policy::catalogue::{self, CatalogueName, InputKind};
 use crate::policy::{LayerKind, LayerSpec, Outcome, PolicySpec, RuleSpec, SettingsChange, ToolRulesSpec};
+use crate::problem::{self, Problem};
 use crate::roo::{self, CatalogueServer, CatalogueTool, ModeConfig, ServerSettings};
 use crate::shell::Shell;
 use crate::zed;
@@ -311,7 +311,7 @@ fn validate_with<const LINT: bool>(settings: &PageSettings, context: &PageContex
     check_mcp(settings, context, &mut errors, &mut warnings);
     check_rules::<LINT>(settings, context, &mut errors, &mut warnings);
     check_roo(settings, context, &mut errors, &mut warnings);
-    if let Err(problems) = api::gasoline_allowlist(&settings.gasoline.yaml) {
+    if let Err(problems) = problem::gasoline_allowlist(&settings.gasoline.yaml) {
         errors.extend(problems.into_iter().map(|p| at(p, "gasoline.yaml".into())));
     }
     SettingsValidation { ok: errors.is_empty(), errors, warnings, settings: Some(settings.clone()) }
@@ -377,34 +377,6 @@ pub fn page_tools(context: &PageContext) -> Vec<PageTool> {
         .collect();
     tools.sort_by(|a, b| (a.tool != zed::TERMINAL, &a.tool).cmp(&(b.tool != zed::TERMINAL, &b.tool)));
     tools
-}
-
-/// The 1-based character column where a regex that does not compile goes wrong, when it can be
-/// told: the start of the part the regex parser stopped at.
-pub fn regex_error_column(pattern: &str) -> Option<usize> {
-    match regex_syntax::ast::parse::Parser::new().parse(pattern) {
-        Err(e) => Some(e.span().start.column),
-        // The syntax parses, so the engine refused a feature it does not have (regex-lite has no
-        // Unicode classes): point at the first one.
-        Ok(_) => {
-            let mut chars = pattern.char_indices().peekable();
-            let mut column = 0;
-            while let Some((_, c)) = chars.next() {
-                column += 1;
-                if c == '\\' {
-                    match chars.peek() {
-                        Some((_, 'p' | 'P')) => return Some(column),
-                        Some(_) => {
-                            chars.next();
-                            column += 1;
-                        }
-                        None => {}
-                    }
-                }
-            }
-            None
-        }
-    }
 }
 
 /// Reads one of a tool's rule lists.
@@ -529,7 +501,7 @@ fn check_roo(settings: &PageSettings, context: &PageContext, errors: &mut Vec<Pr
                 format!("{path}.slug"),
             ));
         }
-        let validation = api::validate_mode(mode, &catalogue);
+        let validation = problem::validate_mode(mode, &catalogue);
         let located = |p: Problem| {
             let inner = p.path.clone().unwrap_or_default();
             at(p, format!("{path}.{inner}"))
@@ -549,7 +521,7 @@ pub fn preview(settings: &PageSettings, context: &PageContext) -> SettingsPrevie
         .iter()
         .map(|mode| ModePreview { slug: mode.slug.clone(), servers: roo::ModePolicy::new(mode, &servers).filter_catalogue(&catalogue) })
         .collect();
-    let gasoline = api::gasoline_allowlist(&settings.gasoline.yaml).ok().map(|list| list.summary());
+    let gasoline = problem::gasoline_allowlist(&settings.gasoline.yaml).ok().map(|list| list.summary());
     SettingsPreview { gasoline, modes }
 }
 
@@ -593,7 +565,7 @@ pub fn mcp_settings(settings: &PageSettings, context: &PageContext) -> McpSettin
 
 /// Applies a permission option's change ("Always allow `cargo build`") to the user's or the
 /// project's rules; a change to any other layer is refused (the managed layer is read-only).
-pub fn apply_change(settings: &PageSettings, change: &SettingsChange) -> api::Answer<PageSettings> {
+pub fn apply_change(settings: &PageSettings, change: &SettingsChange) -> problem::Answer<PageSettings> {
     let target = match change.layer.as_str() {
         zed::USER_LAYER => &settings.rules.user,
         zed::PROJECT_LAYER => &settings.rules.project,

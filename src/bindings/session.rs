@@ -4,10 +4,10 @@
 
 use super::engine::{inputs_arg, ToolInput};
 use super::{error, json_arg, optional_json_arg, string_arg, to_js, to_ts};
-use crate::cursor::ReviewKind;
+use crate::cursor::{self, ReviewKind, SessionAnswer};
 use crate::policy::{Call, HookResult, PolicySpec};
 use crate::session::grants::Grant;
-use crate::session::{self, Answer, AnswerOutcome, ChildOptions, Persist, SessionDecision, SessionError, SessionOptions};
+use crate::session::{self, AnswerOutcome, ChildOptions, Persist, SessionDecision, SessionError, SessionOptions};
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
@@ -101,13 +101,13 @@ impl JsSession {
     }
 
     /// Takes the answer to a call that asked: whether it runs, the grant made, and what to persist.
-    pub fn answer(&self, answer: Ts<Answer>, now: f64) -> Result<Ts<AnswerOutcome>, JsValue> {
+    pub fn answer(&self, answer: Ts<SessionAnswer>, now: f64) -> Result<Ts<AnswerOutcome>, JsValue> {
         let now = now_arg(now)?;
         if let Some(ms) = number_field(&answer.js_value(), "durationMs") {
             session::duration_from_number("durationMs", ms, Some(now)).map_err(session_error)?;
         }
-        let answer: Answer = json_arg(&answer.js_value(), "answer")?;
-        to_ts(&self.inner.answer(&answer, now).map_err(session_error)?)
+        let answer: SessionAnswer = json_arg(&answer.js_value(), "answer")?;
+        to_ts(&self.inner.answer(&answer.into(), now).map_err(session_error)?)
     }
 
     /// Zed's permission buttons for a prompt that is waiting, as a view of its answers; answer
@@ -122,7 +122,7 @@ impl JsSession {
     #[wasm_bindgen(js_name = reviewOptions, unchecked_return_type = "ReviewOption[]")]
     pub fn review_options(&self, callId: f64, kind: Ts<ReviewKind>) -> Result<JsValue, JsValue> {
         let kind: ReviewKind = json_arg(&kind.js_value(), "kind")?;
-        to_js(&self.inner.review_options(whole_arg(callId, "callId")?, kind).map_err(session_error)?)
+        to_js(&cursor::review_options(&self.inner, whole_arg(callId, "callId")?, kind).map_err(session_error)?)
     }
 
     /// The grants in force at `now`, oldest first.

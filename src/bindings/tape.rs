@@ -124,7 +124,7 @@ pub fn mcp_decision_to_js(decision: &crate::mcp::McpDecision) -> Option<JsValue>
 /// serde skips a field, `null` (or, for a list, `null` in place of an empty one) tells the reader to
 /// leave the key out. A test compares the two readers on decisions of every dialect.
 pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
-    use crate::policy::{DefaultSource, RuleRef, SuggestedMatcher};
+    use crate::policy::{DefaultSource, MatcherKind, RuleRef};
     fn rule_ref(tape: &mut Tape, rule: Option<&RuleRef>) -> Result<(), Unsupported> {
         let Some(rule) = rule else {
             tape.slots.push(NULL);
@@ -155,15 +155,12 @@ pub fn decision_to_js(decision: &crate::policy::Decision) -> Option<JsValue> {
             }
         }
     }
-    /// A suggestion's rule: the kind of matcher its pattern is, which the reader turns into a
-    /// literal object holding the pattern it has just read.
-    fn suggested_rule(tape: &mut Tape, rule: SuggestedMatcher) {
-        tape.slots.push(match rule {
-            SuggestedMatcher::Regex => 1.0,
-            SuggestedMatcher::Prefix => 2.0,
-            SuggestedMatcher::Mcp => 3.0,
-            SuggestedMatcher::ToolAction => 4.0,
-        });
+    /// A suggestion's rule: the kind of matcher its pattern is, by its code (its place in
+    /// `MatcherKind::ALL`), which the reader turns into a literal object holding the pattern it
+    /// has just read in that kind's field. tape.js spells the table out for the kinds suggestions
+    /// take, as JavaScript cannot read the Rust one; `tests/matcher_codes.rs` holds them together.
+    fn suggested_rule(tape: &mut Tape, rule: MatcherKind) {
+        tape.slots.push(f64::from(rule.code()));
     }
     /// A list serde skips when empty: `null` then, else the generic array.
     fn unless_empty<T: Serialize>(tape: &mut Tape, list: &[T]) -> Result<(), Unsupported> {

@@ -144,4 +144,13 @@ mod tests {
         assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Ask)).reason, Reason::HookAsked);
         assert_eq!(decide_file_operation(FileOperation::Write, "x", &roots(), &s, Some(HookResult::Reject)).reason, Reason::RejectedByHook);
     }
+
+    #[test]
+    fn cursors_run_everything_mode_does_not_lift_a_protected_path() {
+        let yolo = migrate(&ComposerState { use_yolo_mode: true, ..ComposerState::default() });
+        let yolo = crate::cursor::AutoRunSettings { dot_files_protection: false, ..yolo };
+        let d = decide_file_operation(FileOperation::Write, ".cursor/mcp.json", &["/work".to_owned()], &yolo, None);
+        assert_eq!((d.need_approval, d.reason), (true, Reason::ProtectedPath));
+        assert!(!decide_file_operation(FileOperation::Write, "src/main.rs", &["/work".to_owned()], &yolo, None).need_approval);
+    }
 }

@@ -682,10 +682,7 @@ fn export_rule(tool: &str, list: ListKind, rule: &RuleSpec, context: &ImportCont
         _ => (
             Vec::new(),
             Translation::Impossible,
-            Some(format!(
-                "a {} rule cannot be written for Claude Code's {name}",
-                format!("{:?}", crate::policy::MatcherKind::of(rule)).to_lowercase()
-            )),
+            Some(format!("a {} rule cannot be written for Claude Code's {name}", crate::policy::MatcherKind::of(rule).name())),
         ),
     }
 }

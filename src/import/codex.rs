@@ -666,7 +666,7 @@ fn export_pattern(rule: &RuleSpec, list: ListKind) -> (Vec<String>, Translation,
         None => (
             Vec::new(),
             Translation::Impossible,
-            Some(format!("a {:?} rule cannot be a Codex prefix_rule", crate::policy::MatcherKind::of(rule)).to_lowercase()),
+            Some(format!("a {} rule cannot be a Codex prefix_rule", crate::policy::MatcherKind::of(rule).name()).to_lowercase()),
         ),
     }
 }

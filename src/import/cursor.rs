@@ -379,7 +379,7 @@ fn export_exact(tool: &str, rule: &RuleSpec, context: &ImportContext) -> (Vec<St
         _ => (
             Vec::new(),
             Translation::Impossible,
-            Some(format!("a {:?} rule cannot be written as Cursor's {kind}", crate::policy::MatcherKind::of(rule)).to_lowercase()),
+            Some(format!("a {} rule cannot be written as Cursor's {kind}", crate::policy::MatcherKind::of(rule).name()).to_lowercase()),
         ),
     }
 }

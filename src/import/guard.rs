@@ -454,7 +454,13 @@ fn pair_names(rule: &RuleSpec) -> Option<(Option<String>, Option<String>)> {
         MatcherKind::Mcp => rule.text().split_once(':').map(|(s, t)| (name(s), name(t))),
         MatcherKind::ToolAction if rule.text() == "*" => Some((None, None)),
         MatcherKind::ToolAction => rule.text().split_once('.').map(|(s, t)| (name(s), name(t))),
-        _ => None,
+        MatcherKind::Regex
+        | MatcherKind::Prefix
+        | MatcherKind::Glob
+        | MatcherKind::Tokens
+        | MatcherKind::Path
+        | MatcherKind::Domain
+        | MatcherKind::Unknown => None,
     }
 }
 
@@ -471,7 +477,7 @@ fn command_heads(rule: &RuleSpec) -> Option<Vec<String>> {
             (vec![glob.split('*').next().unwrap_or_default().to_owned()], !glob.contains('*'))
         }
         MatcherKind::Regex => (regex_heads(rule.text())?, false),
-        _ => return None,
+        MatcherKind::Mcp | MatcherKind::ToolAction | MatcherKind::Path | MatcherKind::Domain | MatcherKind::Unknown => return None,
     };
     let heads: Option<Vec<String>> = heads.iter().map(|h| normal_head(h, whole_words)).collect();
     heads.filter(|h| !h.iter().any(String::is_empty))

@@ -577,7 +577,12 @@ pub(crate) fn leading_words(rule: &RuleSpec) -> Option<Vec<String>> {
         crate::policy::MatcherKind::Regex if rule.case_sensitive => {
             guard::regex_heads(rule.text())?.iter().map(|h| words_of(h, false)).collect()
         }
-        _ => return None,
+        crate::policy::MatcherKind::Regex
+        | crate::policy::MatcherKind::Mcp
+        | crate::policy::MatcherKind::ToolAction
+        | crate::policy::MatcherKind::Path
+        | crate::policy::MatcherKind::Domain
+        | crate::policy::MatcherKind::Unknown => return None,
     };
     if heads.iter().any(Vec::is_empty) {
         return None;

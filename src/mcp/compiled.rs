@@ -4,7 +4,7 @@
 //! probes whatever the list's length, reporting the entry that scan would stop at. This type
 //! adds what list editing needs: the entries as given, the invalid ones, and coverage checks.
 
-use super::entry::{parse_entry, EntryError, McpEntry, NamePattern};
+use crate::policy::matchers::mcp_entry::{parse_entry, EntryError, McpEntry, NamePattern};
 use crate::policy::pair_index::{PairIndex, PairPattern, Side};
 use serde::Serialize;
 
@@ -126,7 +126,7 @@ mod tests {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties {
     use super::*;
-    use crate::mcp::entry::entry_matches;
+    use crate::policy::matchers::mcp_entry::entry_matches;
     use proptest::prelude::*;
 
     fn name() -> impl Strategy<Value = String> {

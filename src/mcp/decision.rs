@@ -6,8 +6,8 @@
 //! seed's order — decided by the one evaluator. [`McpDecision`] is Cursor's view of it.
 
 use super::compiled::{CompiledAllowlist, InvalidEntry};
-use super::name::{validate_name, NameError, NameKind};
 use crate::policy::catalogue::CURSOR_MCP;
+use crate::policy::matchers::mcp_name::{validate_name, NameError, NameKind};
 use crate::policy::{
     CatalogueName, Condition, Decision, Gate, LayerKind, LayerSpec, Outcome, Policy, PolicySpec, Reason, RuleSpec, ToolRulesSpec,
 };

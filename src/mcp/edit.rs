@@ -5,7 +5,7 @@
 //! the list comes back unchanged together with the reason.
 
 use super::compiled::{CompiledAllowlist, InvalidEntry};
-use super::entry::{format_entry, parse_entry, EntryError};
+use crate::policy::matchers::mcp_entry::{format_entry, parse_entry, EntryError};
 use serde::Serialize;
 
 /// What adding a tool did.

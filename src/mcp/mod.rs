@@ -4,9 +4,10 @@
 pub mod compiled;
 pub mod decision;
 pub mod edit;
-pub mod entry;
 pub mod internal_name;
-pub mod name;
+
+// The entry grammar is a matcher kind of the core; the dialect uses it from there, and keeps its paths.
+pub use crate::policy::matchers::{mcp_entry as entry, mcp_name as name};
 
 pub use compiled::{CompiledAllowlist, InvalidEntry};
 pub use decision::{decide_mcp, mcp_policy, AutoRunMode, McpDecision, McpPolicy, McpSettings};

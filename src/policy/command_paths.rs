@@ -49,7 +49,7 @@ pub(crate) struct NamedPath {
 /// Commands that only read the paths they are given, unless a flag of the engine's hazard table
 /// makes them write (`sort -o`, `find -delete`, `tree -o`): the read-only commands all of
 /// Codex's `is_safe_command`, Claude Code's read-only set and VS Code's auto-approve defaults
-/// name (see `src/presets/README.md` for each source), without `cd` (a later command of the line
+/// name (see `src/policy/presets/README.md` for each source), without `cd` (a later command of the line
 /// writes relative to where it went).
 const READERS: &[&str] = &[
     "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "wc", "file", "du", "df", "diff", "cmp", "nl", "tac", "sort",

@@ -5,11 +5,12 @@
 //! be decided by its rule (the decision names it — as the deciding rule, or, for an allow rule,
 //! as the rule that covered an item of an allowed call); a `notMatch` example must not be. A
 //! failure never stops the build: it is recorded on the compiled policy with the rule's place and
-//! what was decided instead, and [`crate::lint`] reports it as a finding. Only rules that carry
+//! what was decided instead, and the linter (`src/lint.rs`) reports it as a finding. Only rules that carry
 //! examples cost anything. The allow rules of an untrusted layer are ignored by the policy, and
-//! so are their examples; a preset's examples are its own tests (`src/presets/tests.rs`).
+//! so are their examples; a preset's examples are its own tests (`src/policy/presets/tests.rs`).
 
-use super::evaluate::{Decision, Reason};
+use super::evaluate::Decision;
+use super::reason::Reason;
 use super::rules::{ListKind, RuleRef};
 use super::{Outcome, Policy};
 use serde::{Deserialize, Serialize};

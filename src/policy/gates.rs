@@ -3,12 +3,12 @@
 //! lists are conditions too (`denyRule`, `confirmRule`, `allowRules`), so Zed's precedence and
 //! Cursor's ordered cases are two lists of the same thing. No gate holding means the defaults.
 
-use super::evaluate::Reason;
 use super::items::{ItemKind, Items};
+use super::matchers::mcp_name::{validate_name, NameKind};
 use super::path::normalize_path;
+use super::reason::Reason;
 use super::rules::{ListKind, RuleRef};
 use super::{InvalidPatternPolicy, Outcome, Policy, PolicySpec, SubstitutionPolicy, ToolIndex, UnparsedPolicy};
-use crate::mcp::name::{validate_name, NameKind};
 use crate::shell::Shell;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;

@@ -275,7 +275,7 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
         }
         InputKind::McpCall => match inputs {
             // One `server:tool` string, as MCP entries and Cursor's allowlist write a call: an MCP
-            // server or tool name never holds `:` (it separates them: `crate::mcp::name`), so its
+            // server or tool name never holds `:` (it separates them: `matchers::mcp_name`), so its
             // one `:` splits it and rules meet the server and the tool. Read as a server alone, a
             // deny rule on `gh:delete_repo` would never meet `"gh:delete_repo"`.
             [call] if call.matches(':').count() == 1 && !call.starts_with(':') && !call.ends_with(':') => {

@@ -25,13 +25,17 @@ mod message_template;
 mod options;
 pub(crate) mod pair_index;
 pub mod path;
+pub mod presets;
 pub mod protected;
+mod reason;
 #[cfg(feature = "analysis")]
 mod regex_facts;
 pub(crate) mod rules;
 pub mod secrets;
+mod sourced_paths;
 #[cfg(feature = "analysis")]
 mod suggest;
+mod suggestion;
 pub mod text_forms;
 mod trust;
 mod word_index;
@@ -40,16 +44,16 @@ pub use catalogue::{CatalogueName, InputKind, PathAccess};
 #[cfg(feature = "analysis")]
 pub use command_paths::HostPaths;
 pub(crate) use evaluate::Explain;
-pub use evaluate::{Call, Decision, DefaultSource, Reason, HOOK_REJECTION_MESSAGE};
+pub use evaluate::{Call, Decision, DefaultSource, HOOK_REJECTION_MESSAGE};
 pub use examples::{ExampleFailure, ExampleInput, ExampleKind, RuleExamples};
 pub use gates::{Condition, Gate};
 pub use items::{ItemKind, ItemVerdict};
 pub(crate) use options::too_broad_dir;
-pub use options::{
-    common_parent_suggestion, ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestedMatcher, Suggestion, SuggestionForm,
-};
+pub use options::{common_parent_suggestion, ChangeKey, OptionKind, PermissionOption, SettingsChange, SuggestionForm};
 pub use protected::ProtectedPath;
+pub use reason::Reason;
 pub use rules::{ListKind, MatcherKind, RuleRef};
+pub use suggestion::Suggestion;
 pub use trust::Ignored;
 
 use message_template::MessageTemplate;
@@ -390,7 +394,7 @@ pub struct PolicySpec {
     /// `readOnlyCommands`, `dangerousCommands`. Their rules apply to every POSIX command tool.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(target_arch = "wasm32", tsify(optional))]
-    pub presets: Vec<crate::presets::Preset>,
+    pub presets: Vec<presets::Preset>,
     /// Where commands run: the home directory and working directory, so that `~`, `$HOME`,
     /// `$PWD` and relative paths in command lines meet the path rules of the path tools.
     #[cfg(feature = "analysis")]
@@ -522,11 +526,11 @@ impl Policy {
         let mut kinds = catalogue::tools(spec.catalogue);
         kinds.extend(spec.tool_kinds.iter().map(|(tool, kind)| (tool.clone(), *kind)));
         // Presets are layers of their own after the spec's; their examples are the presets' own
-        // tests (src/presets), so only the spec's rules are self-tested here.
+        // tests (src/policy/presets), so only the spec's rules are self-tested here.
         // Presets hold rules for command-line tools only, and a build without the shell analysis
         // asks on every command line whatever its rules say: leaving them out loosens nothing.
         #[cfg(feature = "analysis")]
-        let preset_layers = crate::presets::layers_for(&spec.presets, &kinds);
+        let preset_layers = presets::layers_for(&spec.presets, &kinds);
         #[cfg(not(feature = "analysis"))]
         let preset_layers: Vec<LayerSpec> = Vec::new();
         let mut with_examples = Vec::new();
@@ -682,6 +686,11 @@ impl Policy {
     }
 
     /// The fallback for a tool: its own default, else the layers' global default, else the policy's.
+    /// Whether the tool is allowed unconditionally: no deny or confirm rules and an allowing default.
+    pub(crate) fn allows_everything(&self, tool: Option<&ToolIndex>) -> bool {
+        !tool.is_some_and(ToolIndex::has_restrictions) && self.default_for(tool).0 == Outcome::Allow
+    }
+
     pub(crate) fn default_for(&self, tool: Option<&ToolIndex>) -> (Outcome, DefaultSource) {
         if let Some((mode, layer)) = tool.and_then(|t| t.default_mode.clone()) {
             return (mode, DefaultSource::Tool { layer });

@@ -9,71 +9,14 @@
 
 use super::catalogue::{CatalogueName, InputKind};
 use super::items::{ItemKind, Items};
+use super::rules::MatcherKind;
 #[cfg(feature = "analysis")]
 use super::suggest;
+use super::suggestion::Suggestion;
 use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
 #[cfg(feature = "analysis")]
 use crate::shell;
 use serde::{Deserialize, Serialize};
-
-/// A rule that would cover part of a call.
-///
-/// Its rule is always `pattern` in one matcher's field, so it is kept as that matcher's name
-/// and written out as a [`RuleSpec`] only where one is wanted ([`Suggestion::rule_spec`], and
-/// the serialized form): a full spec per suggestion was a few hundred bytes to fill and drop
-/// and a second copy of the pattern, on every decision that asks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub struct Suggestion {
-    /// The rule's text: the regex, command prefix or MCP entry to add to `always_allow`.
-    pub pattern: String,
-    /// The rule to add: `pattern` in the field of one matcher kind.
-    #[cfg_attr(target_arch = "wasm32", tsify(type = "RuleSpec"))]
-    pub rule: SuggestedMatcher,
-    /// What to show the user: `cargo`, `src/`, `github.com`.
-    pub display: String,
-    /// The part of the call it was drawn from.
-    pub source: String,
-}
-
-/// The matcher kinds a suggestion's rule can be: the forms policies' allow rules take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SuggestedMatcher {
-    /// A regular expression, not case-sensitive (`pattern`).
-    Regex,
-    /// A command prefix (`prefix`).
-    Prefix,
-    /// An MCP `server:tool` entry (`mcp`).
-    Mcp,
-    /// A Gasoline `tool.action` pattern (`toolAction`).
-    ToolAction,
-}
-
-impl Suggestion {
-    /// The rule to add, as a policy spec writes it.
-    pub fn rule_spec(&self) -> RuleSpec {
-        let pattern = self.pattern.clone();
-        match self.rule {
-            SuggestedMatcher::Regex => RuleSpec::regex(pattern, false),
-            SuggestedMatcher::Prefix => RuleSpec::prefix(pattern),
-            SuggestedMatcher::Mcp => RuleSpec::mcp(pattern),
-            SuggestedMatcher::ToolAction => RuleSpec::tool_action(pattern),
-        }
-    }
-}
-
-/// `{ pattern, rule, display, source }`, the rule as its [`RuleSpec`].
-impl Serialize for Suggestion {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("Suggestion", 4)?;
-        out.serialize_field("pattern", &self.pattern)?;
-        out.serialize_field("rule", &self.rule_spec())?;
-        out.serialize_field("display", &self.display)?;
-        out.serialize_field("source", &self.source)?;
-        out.end()
-    }
-}
 
 /// What a permission button does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -253,7 +196,7 @@ impl Policy {
                 (ItemKind::Call, Some((tool, action)), _) if self.spec().catalogue == CatalogueName::Gasoline => {
                     let pattern = format!("{tool}.{action}");
                     found.push(Suggestion {
-                        rule: SuggestedMatcher::ToolAction,
+                        rule: MatcherKind::ToolAction,
                         pattern: pattern.clone(),
                         display: pattern,
                         source: item.text.clone(),
@@ -261,16 +204,11 @@ impl Policy {
                 }
                 (ItemKind::Call, Some((server, name)), _) => {
                     let entry = format!("{server}:{name}");
-                    found.push(Suggestion {
-                        rule: SuggestedMatcher::Mcp,
-                        pattern: entry.clone(),
-                        display: entry,
-                        source: item.text.clone(),
-                    });
+                    found.push(Suggestion { rule: MatcherKind::Mcp, pattern: entry.clone(), display: entry, source: item.text.clone() });
                 }
                 (ItemKind::Command, _, Some(name)) if self.spec().suggest == SuggestionForm::Prefix => {
                     found.push(Suggestion {
-                        rule: SuggestedMatcher::Prefix,
+                        rule: MatcherKind::Prefix,
                         pattern: name.to_owned(),
                         display: name.to_owned(),
                         source: item.text.clone(),
@@ -406,7 +344,7 @@ mod tests {
             let found: Vec<Suggestion> = (0..next(9))
                 .map(|n| {
                     let pattern = format!("p{}", next(4));
-                    Suggestion { rule: SuggestedMatcher::Regex, pattern, display: format!("d{n}"), source: format!("s{n}") }
+                    Suggestion { rule: MatcherKind::Regex, pattern, display: format!("d{n}"), source: format!("s{n}") }
                 })
                 .collect();
             let mut plain: Vec<Suggestion> = Vec::new();
@@ -425,10 +363,10 @@ mod tests {
     fn a_suggested_matcher_writes_the_rule_spec_it_names() {
         let pattern = "^cargo\\s+build(\\s|$)";
         for (rule, spec) in [
-            (SuggestedMatcher::Regex, RuleSpec::regex(pattern, false)),
-            (SuggestedMatcher::Prefix, RuleSpec::prefix(pattern)),
-            (SuggestedMatcher::Mcp, RuleSpec::mcp(pattern)),
-            (SuggestedMatcher::ToolAction, RuleSpec::tool_action(pattern)),
+            (MatcherKind::Regex, RuleSpec::regex(pattern, false)),
+            (MatcherKind::Prefix, RuleSpec::prefix(pattern)),
+            (MatcherKind::Mcp, RuleSpec::mcp(pattern)),
+            (MatcherKind::ToolAction, RuleSpec::tool_action(pattern)),
         ] {
             let suggestion =
                 Suggestion { pattern: pattern.to_owned(), rule, display: "cargo build".into(), source: "cargo build -r".into() };

@@ -6,7 +6,7 @@
 //! candidate, which is the rule a scan in policy order would stop at. MCP entries match exactly
 //! (case-sensitive); Gasoline patterns ignore ASCII case, so they are filed lowercased.
 
-use crate::mcp::entry::{parse_entry, NamePattern};
+use super::matchers::mcp_entry::{parse_entry, NamePattern};
 use rustc_hash::FxHashMap;
 
 /// One side of a pair pattern.

@@ -6,19 +6,18 @@
 //!
 //! Each entry is a path pattern matched at any depth (`/**/<entry>`), against every spelling a
 //! platform reads as the path ([`super::path::any_platform_spelling`]): `.GIT/config`,
-//! `.git./config` and `.vscode::$DATA` are protected too. A layer adds entries with
+//! `.git./config` and `.vscode::$DATA` are protected too (the matching, shared with the secret
+//! files, is `sourced_paths`'s). A layer adds entries with
 //! `protectedPaths`; a managed layer may lift built-in ones with `unprotectedPaths`.
 
 // The MCP entry's build (no `analysis`) decides no path tool through its bindings: it keeps only
 // [`ProtectedPath`], and the linker drops the list.
 #![cfg_attr(not(feature = "analysis"), allow(dead_code, unused_imports))]
 
-use super::literal_sieve::LiteralSieve;
-use super::matchers::PathPattern;
-use super::path::{any_platform_spelling, folded_rule_text};
+use super::path::any_platform_spelling;
+use super::sourced_paths::{anchored, SourcedList, SourcedPattern};
 use super::{LayerKind, LayerSpec};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// A built-in entry: the pattern, why writes to it ask, and where the need was shown.
@@ -153,101 +152,21 @@ pub struct ProtectedPath {
     pub source: String,
 }
 
-/// One compiled entry: its pattern, or why the pattern does not compile (then it protects every
-/// path: an entry that cannot be read fails closed).
-#[derive(Debug, Clone)]
-struct Compiled {
-    matcher: Result<PathPattern, String>,
-    /// The pattern in its decomposed (NFD) form, where that differs, for a path's decomposed form
-    /// (with its literal).
-    decomposed: Option<(PathPattern, String)>,
-    /// The pattern's longest run of plain characters within a name (`.vscode`, `.code-workspace`):
-    /// a path without it cannot match, so most paths skip the matcher. Measured on an allowed
-    /// `edit_file src/app/main.rs` (native, release, minimum of five alternating runs): 450 ns a
-    /// decision before protection; 30–35 µs matching all 31 built-in entries; 800 ns with each
-    /// literal searched first; 470–520 ns with the literals in one sieve read over the path as
-    /// written, before it is folded (`ProtectedPaths::may_protect_any`).
-    literal: String,
-    entry: ProtectedPath,
+/// An entry as a decision reports it.
+fn entry(pattern: &str, layer: Option<&str>, why: &str, source: &str) -> ProtectedPath {
+    ProtectedPath { entry: pattern.to_owned(), layer: layer.map(str::to_owned), why: why.to_owned(), source: source.to_owned() }
 }
 
-/// The longest run of characters a glob reads literally within one name: every path the
-/// pattern matches contains it (lower case, as patterns and paths are compared).
-pub(crate) fn required_literal(pattern: &str) -> String {
-    let mut runs = vec![String::new()];
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            // A class stands for one unknown character: skip to its end.
-            '[' => {
-                // As the matcher reads a class: `!` or `^` negates, a `]` first is a member.
-                let mut first = true;
-                for inner in chars.by_ref() {
-                    if first && matches!(inner, '!' | '^') {
-                        continue;
-                    }
-                    if inner == ']' && !first {
-                        break;
-                    }
-                    first = false;
-                }
-                runs.push(String::new());
-            }
-            // An escaped character is literal, but taken as unknown here: shorter is still sound.
-            '\\' => {
-                chars.next();
-                runs.push(String::new());
-            }
-            // A segment's end: a run inside one name survives every spelling of the separators
-            // and trailing dots or spaces around it.
-            '*' | '?' | '/' => runs.push(String::new()),
-            other => runs.last_mut().into_iter().for_each(|run| run.push(other)),
-        }
-    }
-    runs.into_iter().max_by_key(String::len).unwrap_or_default().to_lowercase()
-}
-
-fn compile(pattern: &str, layer: Option<&str>, why: &str, source: &str) -> Compiled {
-    // Case-folded as paths are, in both Unicode forms (`super::path::any_platform_spelling`).
-    let anchor = |folded: &str| if folded.starts_with('/') { folded.to_owned() } else { format!("/**/{folded}") };
-    let (composed, decomposed) = folded_rule_text(pattern);
-    let decomposed = decomposed.and_then(|text| Some((PathPattern::new(&anchor(&text), None).ok()?, required_literal(&text))));
-    Compiled {
-        matcher: PathPattern::new(&anchor(&composed), None),
-        decomposed,
-        literal: required_literal(&composed),
-        entry: ProtectedPath { entry: pattern.to_owned(), layer: layer.map(str::to_owned), why: why.to_owned(), source: source.to_owned() },
-    }
-}
-
-/// The built-in entries, and their literals in one sieve (bit `i` for entry `i`), so a path is
-/// read once to find the few entries whose literal it contains.
-struct BuiltIn {
-    entries: Vec<Compiled>,
-    sieve: LiteralSieve,
-}
-
-fn built_in_set() -> &'static BuiltIn {
-    static BUILT: OnceLock<BuiltIn> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let entries: Vec<Compiled> = BUILT_IN.iter().map(|e| compile(e.pattern, None, e.why, e.source)).collect();
-        let mut sieve = LiteralSieve::default();
-        for entry in &entries {
-            // Every built-in literal is non-empty, lower-case ASCII, and there are fewer than the
-            // sieve holds (a test checks).
-            let _ = sieve.add(&entry.literal, true);
-        }
-        BuiltIn { entries, sieve }
-    })
-}
-
-fn built_in() -> &'static [Compiled] {
-    &built_in_set().entries
+/// The built-in entries, their literals in one sieve, so a path is read once to find the few
+/// entries whose literal it contains.
+fn built_in() -> &'static SourcedList<ProtectedPath> {
+    static BUILT: OnceLock<SourcedList<ProtectedPath>> = OnceLock::new();
+    BUILT.get_or_init(|| SourcedList::new(BUILT_IN.iter().map(|e| (e.pattern, entry(e.pattern, None, e.why, e.source)))))
 }
 
 /// Every built-in entry: pattern, why, source (for the documentation and the settings page).
 pub fn built_in_entries() -> Vec<ProtectedPath> {
-    built_in().iter().map(|c| c.entry.clone()).collect()
+    built_in().entries().map(|(_, entry)| entry.clone()).collect()
 }
 
 /// A policy's protected paths: the built-in list less what a managed layer lifted, plus what
@@ -256,7 +175,7 @@ pub fn built_in_entries() -> Vec<ProtectedPath> {
 pub(crate) struct ProtectedPaths {
     /// Built-in entries lifted by a managed layer, by pattern.
     lifted: Vec<String>,
-    added: Vec<Compiled>,
+    added: Vec<(SourcedPattern, ProtectedPath)>,
 }
 
 impl ProtectedPaths {
@@ -267,7 +186,7 @@ impl ProtectedPaths {
         let mut notes = Vec::new();
         for layer in layers {
             for pattern in &layer.protected_paths {
-                paths.added.push(compile(pattern, Some(&layer.name), "the policy protects it", ""));
+                paths.added.push((SourcedPattern::new(pattern), entry(pattern, Some(&layer.name), "the policy protects it", "")));
             }
             if layer.unprotected_paths.is_empty() {
                 continue;
@@ -292,8 +211,7 @@ impl ProtectedPaths {
     /// when the policy adds no entry and no ASCII text holds a built-in entry's literal in any
     /// case — then no word of them can, whatever its quoting, and nothing needs to be read.
     pub fn may_protect_any<'t>(&self, mut texts: impl Iterator<Item = &'t str>) -> bool {
-        let sieve = &built_in_set().sieve;
-        !self.added.is_empty() || texts.any(|text| !text.is_ascii() || sieve.present(text) != 0)
+        !self.added.is_empty() || texts.any(|text| built_in().may_name(text))
     }
 
     /// The entry protecting `path`, if one does: any of its spellings, each Unicode form against
@@ -308,25 +226,17 @@ impl ProtectedPaths {
     /// [`ProtectedPaths::protecting`] for one form of a path's spelling (`decomposed`: its NFD form).
     fn protecting_form(&self, spelled: &str, decomposed: bool) -> Option<ProtectedPath> {
         // A relative path lies below some directory: the entries match at any depth.
-        let anchored: Cow<'_, str> = if spelled.starts_with('/') { Cow::Borrowed(spelled) } else { Cow::Owned(format!("/{spelled}")) };
+        let anchored = anchored(spelled);
         let spelled = anchored.as_ref();
-        fn form(c: &Compiled, decomposed: bool) -> (Result<&PathPattern, &String>, &str) {
-            match (&c.decomposed, decomposed) {
-                (Some((pattern, literal)), true) => (Ok(pattern), literal.as_str()),
-                _ => (c.matcher.as_ref(), c.literal.as_str()),
-            }
-        }
-        let lifted = |c: &Compiled| c.entry.layer.is_none() && self.lifted.iter().any(|l| l.eq_ignore_ascii_case(&c.entry.entry));
-        let set = built_in_set();
-        let present = set.sieve.present(spelled);
-        let built_ins = set.entries.iter().enumerate().filter(|(bit, _)| present & (1u64 << bit) != 0).map(|(_, c)| c);
-        let added = self.added.iter().filter(|c| c.matcher.is_err() || spelled.contains(form(c, decomposed).1));
-        for compiled in built_ins.filter(|c| !lifted(c)).chain(added) {
-            match form(compiled, decomposed).0 {
-                Ok(pattern) if pattern.matches(spelled) == Some(true) => return Some(compiled.entry.clone()),
-                Ok(_) => {}
+        let lifted = |e: &ProtectedPath| e.layer.is_none() && self.lifted.iter().any(|l| l.eq_ignore_ascii_case(&e.entry));
+        let built_ins = built_in().candidates(spelled).filter(|(_, e)| !lifted(e));
+        let added = self.added.iter().filter(|(pattern, _)| pattern.may_meet(spelled, decomposed));
+        for (pattern, entry) in built_ins.chain(added) {
+            match pattern.meets(spelled, decomposed) {
+                Ok(true) => return Some(entry.clone()),
+                Ok(false) => {}
                 Err(error) => {
-                    let mut entry = compiled.entry.clone();
+                    let mut entry = entry.clone();
                     entry.why = format!("the entry does not compile ({error}), so it protects every path");
                     return Some(entry);
                 }
@@ -385,41 +295,12 @@ mod tests {
         }
     }
 
-    /// The required literal never skips a path its pattern matches: random patterns and paths
-    /// from a small alphabet, matched with and without the check.
-    #[test]
-    fn the_required_literal_never_skips_a_match() {
-        let mut next = crate::test_support::random_below(0x51EF_0001);
-        let pattern_pieces = ["a", ".b", "*", "**", "?", "[ab]", "[]a]", "[!a]b", "[^]]", "/", "c.d", "\\*", "x"];
-        let path_pieces = ["a", ".b", "/", "c.d", "x", "ab", "*", "A", "b", "]"];
-        let mut matched = 0;
-        for _ in 0..20_000 {
-            let pattern: String = (0..1 + next(5)).map(|_| pattern_pieces[next(pattern_pieces.len())]).collect();
-            let path: String = (0..1 + next(7)).map(|_| path_pieces[next(path_pieces.len())]).collect();
-            let compiled = compile(&pattern, None, "", "");
-            let Ok(matcher) = &compiled.matcher else { continue };
-            let mut spelled = any_platform_spelling(&path).composed().to_owned();
-            if !spelled.starts_with('/') {
-                spelled.insert(0, '/');
-            }
-            if matcher.matches(&spelled) == Some(true) {
-                matched += 1;
-                assert!(
-                    spelled.contains(compiled.literal.as_str()),
-                    "{pattern:?} matches {path:?} but {:?} is not in it",
-                    compiled.literal
-                );
-            }
-        }
-        assert!(matched > 500, "only {matched} matches: the test would not see a wrong literal");
-    }
-
     #[test]
     fn every_built_in_entry_has_a_literal_in_the_sieve() {
         assert!(BUILT_IN.len() <= crate::policy::literal_sieve::CAPACITY);
-        for entry in built_in() {
-            assert!(entry.matcher.is_ok() && !entry.literal.is_empty(), "{:?}", entry.entry);
-            assert!(entry.literal.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()), "{:?}", entry.literal);
+        for (pattern, entry) in built_in().entries() {
+            assert!(pattern.compiles() && !pattern.literal().is_empty(), "{entry:?}");
+            assert!(pattern.literal().bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()), "{:?}", pattern.literal());
         }
     }
 

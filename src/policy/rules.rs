@@ -87,8 +87,10 @@ pub enum MatcherKind {
 }
 
 impl MatcherKind {
-    /// Every kind a rule can be, with the rule field that holds its text: the one list a new kind
-    /// is added to (with its `RuleSpec` field and its arm in [`compile_rule`]).
+    /// Every kind a rule can be, with the rule field that holds its text: the one table of kinds.
+    /// A kind's place in it, counted from 1, is its [`code`](Self::code) on the result tape. A new
+    /// kind is added here and to its `RuleSpec` field; the compiler then asks for its arm in every
+    /// match over the kinds (ARCHITECTURE.md, "Where to add things").
     pub const ALL: [(MatcherKind, &'static str); 8] = [
         (MatcherKind::Regex, "pattern"),
         (MatcherKind::Prefix, "prefix"),
@@ -99,6 +101,44 @@ impl MatcherKind {
         (MatcherKind::Path, "path"),
         (MatcherKind::Domain, "domain"),
     ];
+
+    /// The kind's name in messages ("a glob rule cannot be written for …").
+    pub fn name(self) -> &'static str {
+        match self {
+            MatcherKind::Regex => "regex",
+            MatcherKind::Prefix => "prefix",
+            MatcherKind::Mcp => "mcp",
+            MatcherKind::ToolAction => "toolaction",
+            MatcherKind::Glob => "glob",
+            MatcherKind::Tokens => "tokens",
+            MatcherKind::Path => "path",
+            MatcherKind::Domain => "domain",
+            MatcherKind::Unknown => "unknown",
+        }
+    }
+
+    /// The kind as a number: its place in [`ALL`](Self::ALL) counted from 1, `0` for `Unknown`.
+    /// The result tape carries a suggestion's kind so (its reader, `tape.js`, reads the same
+    /// table: `tests/matcher_codes.rs` holds the two together).
+    pub fn code(self) -> u8 {
+        Self::ALL.iter().position(|(kind, _)| *kind == self).and_then(|at| u8::try_from(at + 1).ok()).unwrap_or(0)
+    }
+
+    /// A rule of this kind with `text` in its field (a regex not case-sensitive, a path with no
+    /// root); `Unknown` has no field, so its rule has no matcher.
+    pub fn rule(self, text: String) -> RuleSpec {
+        match self {
+            MatcherKind::Regex => RuleSpec::regex(text, false),
+            MatcherKind::Prefix => RuleSpec::prefix(text),
+            MatcherKind::Mcp => RuleSpec::mcp(text),
+            MatcherKind::ToolAction => RuleSpec::tool_action(text),
+            MatcherKind::Glob => RuleSpec::glob(text),
+            MatcherKind::Tokens => RuleSpec::tokens(text),
+            MatcherKind::Path => RuleSpec::path(text, None),
+            MatcherKind::Domain => RuleSpec::domain(text),
+            MatcherKind::Unknown => RuleSpec::default(),
+        }
+    }
 
     /// This kind's text in `rule`, if the rule sets its field.
     pub fn text_in(self, rule: &RuleSpec) -> Option<&str> {
@@ -388,7 +428,12 @@ pub fn compile_rule(rule: &RuleSpec) -> Result<Matcher, String> {
         MatcherKind::Mcp => PairPattern::mcp_entry(rule.text()).map(Matcher::Pair),
         MatcherKind::ToolAction => PairPattern::tool_action(rule.text()).map(Matcher::Pair),
         MatcherKind::Unknown => Err(MatcherKind::needs_one()),
-        text_kind => compile_text_rule(text_kind, rule),
+        kind @ (MatcherKind::Regex
+        | MatcherKind::Prefix
+        | MatcherKind::Glob
+        | MatcherKind::Tokens
+        | MatcherKind::Path
+        | MatcherKind::Domain) => compile_text_rule(kind, rule),
     }
 }
 

@@ -4,16 +4,16 @@
 //! become a standing permission to read their keys.
 //!
 //! Each entry is a path pattern matched at any depth (`/**/<entry>`), against every spelling a
-//! platform reads as the path ([`super::path::any_platform_spelling`]), as protected paths are.
+//! platform reads as the path ([`super::path::any_platform_spelling`]), as protected paths are:
+//! both lists match through `sourced_paths`.
 //! Every entry names where it is shown to hold a secret: a peer's shipped deny or ignore list, or
 //! the tool's own documentation.
 
 // The MCP entry's build (no `analysis`) decides no path tool: the list is never read there.
 #![cfg_attr(not(feature = "analysis"), allow(dead_code))]
 
-use super::literal_sieve::LiteralSieve;
-use super::matchers::PathPattern;
 use super::path::any_platform_spelling;
+use super::sourced_paths::{anchored, SourcedList};
 use std::sync::OnceLock;
 
 /// One kind of secret file: the pattern, what it holds, and where that is shown.
@@ -70,41 +70,16 @@ const SECRETS: &[Secret] = &[
     Secret { pattern: "terraform.tfstate", holds: "Terraform state, with the secrets of what it manages", source: NAH },
 ];
 
-struct Compiled {
-    pattern: Result<PathPattern, String>,
-    secret: &'static Secret,
-    /// The entry's literal's bit in the sieve; `None` when the sieve could not take it (the entry
-    /// is then always matched).
-    bit: Option<u32>,
-}
-
-struct List {
-    compiled: Vec<Compiled>,
-    /// The entries' literals, so most paths skip the matchers.
-    sieve: LiteralSieve,
-}
-
-fn list() -> &'static List {
-    static LIST: OnceLock<List> = OnceLock::new();
-    LIST.get_or_init(|| {
-        let mut sieve = LiteralSieve::default();
-        let compiled: Vec<Compiled> = SECRETS
-            .iter()
-            .map(|secret| {
-                let literal = super::protected::required_literal(secret.pattern);
-                let bit = if literal.is_empty() { None } else { sieve.add(&literal, true) };
-                Compiled { pattern: PathPattern::new(&format!("/**/{}", secret.pattern.to_lowercase()), None), secret, bit }
-            })
-            .collect();
-        List { compiled, sieve }
-    })
+/// The list compiled: each entry's pattern and its literal in one sieve.
+fn list() -> &'static SourcedList<&'static Secret> {
+    static LIST: OnceLock<SourcedList<&'static Secret>> = OnceLock::new();
+    LIST.get_or_init(|| SourcedList::new(SECRETS.iter().map(|secret| (secret.pattern, secret))))
 }
 
 /// Whether `text` (a path or a whole command) may name a secret file: false only when it is ASCII
 /// and holds no entry's literal in any case, so nothing in it can, whatever its spelling.
 pub(crate) fn may_name_secret(text: &str) -> bool {
-    let list = list();
-    !text.is_ascii() || list.sieve.present(text) != 0 || list.compiled.iter().any(|c| c.bit.is_none())
+    list().may_name(text)
 }
 
 /// The secret `path` names, in any spelling a platform reads as it (each Unicode form of it: the
@@ -116,18 +91,9 @@ pub(crate) fn secret(path: &str) -> Option<&'static Secret> {
 }
 
 fn secret_in_form(form: &str) -> Option<&'static Secret> {
-    let list = list();
-    let anchored: std::borrow::Cow<'_, str> = if form.starts_with('/') { form.into() } else { format!("/{form}").into() };
-    let present = list.sieve.present(&anchored);
-    list.compiled.iter().find_map(|c| {
-        let candidate = c.bit.is_none_or(|bit| present & (1u64 << bit) != 0);
-        match &c.pattern {
-            _ if !candidate => None,
-            Ok(pattern) => (pattern.matches(&anchored) == Some(true)).then_some(c.secret),
-            // An entry that does not compile names every path a secret (fail closed).
-            Err(_) => Some(c.secret),
-        }
-    })
+    let anchored = anchored(form);
+    // An entry that does not compile names every path a secret (fail closed).
+    list().candidates(&anchored).find(|(pattern, _)| pattern.meets(&anchored, false) != Ok(false)).map(|(_, secret)| *secret)
 }
 
 /// `path` with its last component replaced by a NUL, which no real path holds: a rule that still
@@ -177,16 +143,22 @@ mod tests {
     #[test]
     fn the_sieve_finds_what_a_scan_finds() {
         let list = list();
-        assert!(list.compiled.iter().all(|c| c.pattern.is_ok()), "every entry compiles");
+        assert!(list.entries().all(|(pattern, _)| pattern.compiles()), "every entry compiles");
         let paths = ["/a/.ssh/x", "/a/b.pem", "/a/.env.local", "/x/terraform.tfstate", "/x/y", "/a/my.kubeconfig.yaml"];
         for path in paths {
             let spelled = any_platform_spelling(path);
-            let scanned = list
-                .compiled
-                .iter()
-                .find(|c| c.pattern.as_ref().is_ok_and(|p| p.matches(spelled.composed()) == Some(true)))
-                .map(|c| c.secret.pattern);
+            let scanned =
+                list.entries().find(|(pattern, _)| pattern.meets(spelled.composed(), false) == Ok(true)).map(|(_, secret)| secret.pattern);
             assert_eq!(secret(path).map(|s| s.pattern), scanned, "{path}");
+        }
+    }
+
+    /// What `secret` relies on: an ASCII entry is the same in both Unicode forms and folds to its
+    /// lower case; a relative one matches at any depth.
+    #[test]
+    fn every_entry_is_ascii_and_relative() {
+        for secret in SECRETS {
+            assert!(secret.pattern.is_ascii() && !secret.pattern.starts_with('/'), "{secret:?}");
         }
     }
 

@@ -17,8 +17,9 @@
 //!   `github.com.evil.example`, which Zed's `^https?://github\.com` does.
 
 use super::literal_program::LiteralProgram;
-use super::options::{SuggestedMatcher, Suggestion};
 use super::path::normalize_path;
+use super::rules::MatcherKind;
+use super::suggestion::Suggestion;
 use crate::shell::{SubCommand, SubCommandKind};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -192,7 +193,7 @@ fn build(prefix: &Prefix<'_>, source: &str) -> Option<Suggestion> {
         Some(program) => program.is_match(source),
         None => covers(&pattern, source),
     };
-    covered.then(|| Suggestion { rule: SuggestedMatcher::Regex, pattern, display: tokens.join(" "), source: source.to_owned() })
+    covered.then(|| Suggestion { rule: MatcherKind::Regex, pattern, display: tokens.join(" "), source: source.to_owned() })
 }
 
 /// The "always allow" pattern for one sub-command as toolgate renders it (`SubCommand.text`:
@@ -339,12 +340,7 @@ fn exact_pattern(tokens: &[&str]) -> String {
 /// The suggestion of exactly `tokens` (the invocation a person approved), if it covers `source`.
 fn exact_suggestion(tokens: &[&str], source: &str) -> Option<Suggestion> {
     let pattern = exact_pattern(tokens);
-    covers(&pattern, source).then(|| Suggestion {
-        rule: SuggestedMatcher::Regex,
-        pattern,
-        display: tokens.join(" "),
-        source: source.to_owned(),
-    })
+    covers(&pattern, source).then(|| Suggestion { rule: MatcherKind::Regex, pattern, display: tokens.join(" "), source: source.to_owned() })
 }
 
 /// The offer for a script runner: its words up to and including what it runs
@@ -370,7 +366,7 @@ fn runner_offer(assignments: &[&str], words: &[&str], source: &str) -> Option<Su
         Some(tokens) => {
             let pattern = prefix_pattern(&tokens);
             covers(&pattern, source).then(|| Suggestion {
-                rule: SuggestedMatcher::Regex,
+                rule: MatcherKind::Regex,
                 pattern,
                 display: tokens.join(" "),
                 source: source.to_owned(),
@@ -436,7 +432,7 @@ fn parent_dir(path: &str) -> Option<String> {
 fn dir_pattern(dir: &str, source: &str) -> Option<Suggestion> {
     let pattern = format!("^{}/", escape(dir));
     (covers(&pattern, source) && covers(&pattern, &normalize_path(source))).then(|| Suggestion {
-        rule: SuggestedMatcher::Regex,
+        rule: MatcherKind::Regex,
         pattern,
         display: format!("{dir}/"),
         source: source.to_owned(),
@@ -484,7 +480,7 @@ fn url_host(url: &str) -> Option<String> {
 pub(crate) fn url_pattern(url: &str) -> Option<Suggestion> {
     let host = url_host(url)?;
     let pattern = format!("^https?://{}(?:[:/?#]|$)", escape(&host));
-    covers(&pattern, url).then(|| Suggestion { rule: SuggestedMatcher::Regex, pattern, display: host, source: url.to_owned() })
+    covers(&pattern, url).then(|| Suggestion { rule: MatcherKind::Regex, pattern, display: host, source: url.to_owned() })
 }
 
 #[cfg(test)]

@@ -817,16 +817,6 @@ fn a_protected_write_asks_whatever_allowed_it_and_a_deny_rule_still_denies() {
 }
 
 #[test]
-fn cursors_run_everything_mode_does_not_lift_a_protected_path() {
-    use crate::cursor::{decide_file_operation, migrate, ComposerState, FileOperation};
-    let yolo = migrate(&ComposerState { use_yolo_mode: true, ..ComposerState::default() });
-    let yolo = crate::cursor::AutoRunSettings { dot_files_protection: false, ..yolo };
-    let d = decide_file_operation(FileOperation::Write, ".cursor/mcp.json", &["/work".to_owned()], &yolo, None);
-    assert_eq!((d.need_approval, d.reason), (true, Reason::ProtectedPath));
-    assert!(!decide_file_operation(FileOperation::Write, "src/main.rs", &["/work".to_owned()], &yolo, None).need_approval);
-}
-
-#[test]
 fn layers_add_protected_paths_and_a_managed_layer_lifts_one() {
     let everything = |layers: Vec<LayerSpec>| Policy::new(PolicySpec { layers, default_mode: Outcome::Allow, ..PolicySpec::default() });
     let added = LayerSpec { name: "project".into(), trusted: false, protected_paths: vec!["deploy/**".into()], ..LayerSpec::default() };

@@ -465,11 +465,10 @@ fn a_new_policy_keeps_the_sessions_grants_and_drops_persisted_ones_it_no_longer_
     assert!(records.iter().any(|r| r.event == LogEvent::Revoke && r.at == 4));
 }
 
-/// Zed's buttons and Cursor's review options are views of a waiting prompt's answers, and
-/// answering in their terms is answering the session.
+/// Zed's buttons are a view of a waiting prompt's answers, and answering in their terms (or by a
+/// view option's meaning) is answering the session.
 #[test]
-fn zeds_buttons_and_cursors_review_are_views_of_the_session() {
-    use crate::cursor::{ReviewKind, ReviewOption};
+fn zeds_buttons_and_view_answers_answer_the_session() {
     use crate::policy::OptionKind;
     let s = session();
     let d = s.decide(&terminal("npm test"), 0).unwrap();
@@ -485,25 +484,20 @@ fn zeds_buttons_and_cursors_review_are_views_of_the_session() {
     let out = s.answer(&Answer { call_id: d.call_id, button: Some(OptionKind::AlwaysAllowPattern), ..Answer::default() }, 1).unwrap();
     assert_eq!((out.grant.map(|g| g.scope), out.persist.map(|p| p.layer)), (Some(AnswerScope::User), Some("user".to_owned())));
 
+    let view = |call_id, allow, scope| Answer { call_id, view: Some(ViewAnswer { allow, scope }), ..Answer::default() };
     let d = s.decide(&terminal("cargo build"), 2).unwrap();
-    assert_eq!(
-        s.review_options(d.call_id, ReviewKind::Terminal).unwrap(),
-        [ReviewOption::Run, ReviewOption::Skip, ReviewOption::RejectAndTellWhatToDoDifferently, ReviewOption::AllowlistCommands]
-    );
-    let skip = s.answer(&Answer { call_id: d.call_id, review: Some(ReviewOption::Skip), ..Answer::default() }, 3).unwrap();
-    assert!(!skip.run);
+    assert!(s.waiting_options(d.call_id).unwrap().iter().any(|o| o.allow && o.scope == AnswerScope::User));
+    assert!(!s.answer(&view(d.call_id, false, AnswerScope::Once), 3).unwrap().run);
     let d = s.decide(&terminal("cargo build"), 4).unwrap();
-    let allowlisted =
-        s.answer(&Answer { call_id: d.call_id, review: Some(ReviewOption::AllowlistCommands), ..Answer::default() }, 5).unwrap();
-    assert_eq!(allowlisted.grant.map(|g| g.scope), Some(AnswerScope::User));
+    assert_eq!(s.answer(&view(d.call_id, true, AnswerScope::User), 5).unwrap().grant.map(|g| g.scope), Some(AnswerScope::User));
     assert_eq!(s.decide(&terminal("cargo build"), 6).unwrap().decision.outcome, Outcome::Allow);
 
-    // Where no grant is offered, neither view offers a lasting answer.
+    // Where no grant is offered, no view offers a lasting answer.
     let d = s.decide(&terminal("npm publish"), 7).unwrap();
     assert_eq!(s.permission_options(d.call_id).unwrap().len(), 2);
-    assert!(!s.review_options(d.call_id, ReviewKind::Terminal).unwrap().contains(&ReviewOption::AllowlistCommands));
+    assert!(!s.waiting_options(d.call_id).unwrap().iter().any(|o| o.allow && o.scope == AnswerScope::User));
     // An answer says one thing.
-    let both = Answer { call_id: d.call_id, allow: Some(true), review: Some(ReviewOption::Run), ..Answer::default() };
+    let both = Answer { allow: Some(true), ..view(d.call_id, true, AnswerScope::Once) };
     assert_eq!(s.answer(&both, 8).unwrap_err(), SessionError::Unclear);
     assert_eq!(s.answer(&Answer { call_id: d.call_id, ..Answer::default() }, 8).unwrap_err(), SessionError::Unclear);
 }
@@ -755,7 +749,6 @@ fn a_timed_grant_length_out_of_range_is_refused_when_the_session_is_made() {
 
 #[test]
 fn a_hook_never_lifts_a_prompt_nor_grants_and_may_refuse() {
-    use crate::cursor::ReviewOption;
     use crate::policy::OptionKind;
     let s = session();
     let hook = |answer: Answer| Answer { by: Answerer::Hook, ..answer };
@@ -767,8 +760,8 @@ fn a_hook_never_lifts_a_prompt_nor_grants_and_may_refuse() {
         let before = snapshot(&s);
         let mut allowing: Vec<Answer> =
             EVERY_SCOPE.iter().filter(|(allow, _)| *allow).map(|&(_, scope)| answer(d.call_id, scope)).collect();
-        allowing.push(Answer { call_id: d.call_id, review: Some(ReviewOption::Run), ..Answer::default() });
-        allowing.push(Answer { call_id: d.call_id, review: Some(ReviewOption::AllowlistCommands), ..Answer::default() });
+        allowing.push(Answer { call_id: d.call_id, view: Some(ViewAnswer { allow: true, scope: AnswerScope::Once }), ..Answer::default() });
+        allowing.push(Answer { call_id: d.call_id, view: Some(ViewAnswer { allow: true, scope: AnswerScope::User }), ..Answer::default() });
         allowing.push(Answer { call_id: d.call_id, button: Some(OptionKind::AllowOnce), ..Answer::default() });
         allowing.push(Answer { call_id: d.call_id, button: Some(OptionKind::AlwaysAllowTool), ..Answer::default() });
         for a in allowing {

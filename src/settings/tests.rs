@@ -1,4 +1,5 @@
 use super::*;
+use crate::api;
 use crate::policy::{ChangeKey, Policy, Reason};
 use serde_json::json;
 

@@ -16,16 +16,16 @@
 //!   `terraform apply/destroy` and package publishes always ask.
 //!
 //! Every rule carries `examples` (calls it must and must not decide); the tests build each
-//! preset alone and require every example to hold, and `src/presets/README.md` names each
+//! preset alone and require every example to hold, and `src/policy/presets/README.md` names each
 //! entry's source.
 
-use crate::policy::{ExampleInput, RuleExamples};
-use crate::policy::{LayerKind, LayerSpec, RuleSpec, ToolRulesSpec};
+use super::examples::{ExampleInput, RuleExamples};
+use super::{LayerKind, LayerSpec, RuleSpec, ToolRulesSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 // Only a build with the shell analysis compiles presets into policies.
 #[cfg(feature = "analysis")]
-use {crate::policy::InputKind, crate::shell::Shell, rustc_hash::FxHashMap, std::sync::OnceLock};
+use {super::catalogue::InputKind, crate::shell::Shell, rustc_hash::FxHashMap, std::sync::OnceLock};
 
 /// A shipped rule set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -721,7 +721,7 @@ pub(crate) fn layers_for(presets: &[Preset], kinds: &FxHashMap<String, InputKind
             kind: LayerKind::Defaults,
             trusted: true,
             default_mode: None,
-            tools: crate::policy::tool_map(tools.iter().map(|tool| ((*tool).clone(), rules.clone()))),
+            tools: super::tool_map(tools.iter().map(|tool| ((*tool).clone(), rules.clone()))),
             ..LayerSpec::default()
         });
     }

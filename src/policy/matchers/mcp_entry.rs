@@ -4,7 +4,7 @@
 //! An entry is exactly one `:` between two valid names, either of which may be the
 //! wildcard `*`. Matching is case-sensitive and exact, as in the design.
 
-use super::name::{validate_name, NameError, NameKind, SEPARATOR, WILDCARD};
+use super::mcp_name::{validate_name, NameError, NameKind, SEPARATOR, WILDCARD};
 use serde::Serialize;
 use std::fmt;
 
@@ -148,7 +148,7 @@ pub fn entry_matches(server_id: &str, tool_name: &str, entry: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::name::NameProblem;
+    use crate::policy::matchers::mcp_name::NameProblem;
 
     #[test]
     fn formats_server_then_tool() {
