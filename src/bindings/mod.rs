@@ -28,8 +28,6 @@ pub(crate) mod kept_texts;
 pub mod mcp;
 #[cfg(all(target_arch = "wasm32", any(feature = "mcp", feature = "engine")))]
 mod pair_buffer;
-#[cfg(all(target_arch = "wasm32", feature = "analysis"))]
-pub(crate) mod runtime;
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod session;
 #[cfg(all(target_arch = "wasm32", feature = "settings"))]

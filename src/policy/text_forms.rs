@@ -254,17 +254,20 @@ mod runtime {
     }
 }
 
+#[cfg(all(feature = "analysis", target_arch = "wasm32"))]
+mod js_runtime;
+
 /// In a wasm build: the JavaScript runtime's (see the module's documentation).
 #[cfg(all(feature = "analysis", target_arch = "wasm32"))]
 mod runtime {
     use super::Form;
 
     pub(super) fn normalize(text: &str, form: Form) -> String {
-        crate::bindings::runtime::normalize(text, if form == Form::Nfc { "NFC" } else { "NFD" })
+        super::js_runtime::normalize(text, if form == Form::Nfc { "NFC" } else { "NFD" })
     }
 
     pub(super) fn host(host: &str) -> Option<String> {
-        crate::bindings::runtime::url_hostname(&format!("http://{host}/"))
+        super::js_runtime::url_hostname(&format!("http://{host}/"))
     }
 }
 

@@ -248,5 +248,36 @@ pub fn analyze_in(shell: Shell, command: &str) -> ShellAnalysis {
     }
 }
 
+/// A shell payload (`bash -c '…'`, `pwsh -Command …`) or a line of `shell`, analysed by that
+/// shell's reader at `depth`, its items in `context` (and spanning `span_override`), with what is
+/// left of the analysis's read budget (`command` itself already taken from it);
+/// `followed_outside` are the byte ranges of substitutions an outer shell already followed. Every
+/// reader hands payloads here, so no reader names another.
+fn analyze_nested(
+    shell: Shell,
+    command: &str,
+    depth: usize,
+    context: Context,
+    span_override: Option<(usize, usize)>,
+    budget: &mut read_budget::ReadBudget,
+    followed_outside: Vec<(usize, usize)>,
+) -> ShellAnalysis {
+    if shell != Shell::Posix {
+        return other_shells::analyze_other(shell, command, depth, context, span_override, budget, followed_outside);
+    }
+    // Only reached for payloads; parse it as the POSIX parser does and adopt its items.
+    let mut analysis = parser::parse_nested(command, depth, budget, followed_outside);
+    for item in &mut analysis.items {
+        if item.context == Context::TopLevel {
+            item.context = context;
+        }
+        if let Some((start, end)) = span_override {
+            item.start = start;
+            item.end = end;
+        }
+    }
+    analysis
+}
+
 #[cfg(test)]
 mod tests;

@@ -38,13 +38,14 @@ const MISSING_COMMAND: &str = "an operator is missing the command it needs";
 
 /// Analyses `command` as `shell` would run it.
 pub(super) fn analyze(shell: Shell, command: &str) -> ShellAnalysis {
-    analyze_nested(shell, command, 0, Context::TopLevel, None, &mut ReadBudget::for_line(command), Vec::new())
+    super::analyze_nested(shell, command, 0, Context::TopLevel, None, &mut ReadBudget::for_line(command), Vec::new())
 }
 
-/// Analyses `command` at `depth`, its items in `context` (and spanning `span_override`), with
-/// what is left of the analysis's read budget (`command` itself already taken from it);
-/// `followed_outside` are the byte ranges of substitutions an outer shell already followed.
-pub(super) fn analyze_nested(
+/// Analyses `command` as `shell` (not POSIX, which [`super::analyze_nested`] gives the parser) at
+/// `depth`, its items in `context` (and spanning `span_override`), with what is left of the
+/// analysis's read budget; `followed_outside` are the byte ranges of substitutions an outer shell
+/// already followed.
+pub(super) fn analyze_other(
     shell: Shell,
     command: &str,
     depth: usize,
@@ -53,30 +54,14 @@ pub(super) fn analyze_nested(
     budget: &mut ReadBudget,
     followed_outside: Vec<(usize, usize)>,
 ) -> ShellAnalysis {
-    match shell {
-        Shell::Posix => {
-            // Only reached for payloads; parse it as the POSIX parser does and adopt its items.
-            let mut analysis = super::parser::parse_nested(command, depth, budget, followed_outside);
-            for item in &mut analysis.items {
-                if item.context == Context::TopLevel {
-                    item.context = context;
-                }
-                if let Some((start, end)) = span_override {
-                    item.start = start;
-                    item.end = end;
-                }
-            }
-            analysis
-        }
-        Shell::Unknown => unknown(command, context, span_override),
-        _ => {
-            let mut analyzer = Analyzer::new(shell, command, depth, context, span_override, budget.lend());
-            analyzer.input.followed_outside = followed_outside;
-            analyzer.parse_list(None);
-            budget.restore(analyzer.budget);
-            ShellAnalysis { items: analyzer.items, cannot_vouch: analyzer.cannot_vouch }
-        }
+    if shell == Shell::Unknown {
+        return unknown(command, context, span_override);
     }
+    let mut analyzer = Analyzer::new(shell, command, depth, context, span_override, budget.lend());
+    analyzer.input.followed_outside = followed_outside;
+    analyzer.parse_list(None);
+    budget.restore(analyzer.budget);
+    ShellAnalysis { items: analyzer.items, cannot_vouch: analyzer.cannot_vouch }
 }
 
 /// An unknown shell: the whole line is one item, and nothing is vouched for.
@@ -564,7 +549,7 @@ impl<'t> Analyzer<'t> {
             self.distrust(EXHAUSTED);
             return;
         }
-        let inner = analyze_nested(target, script, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
+        let inner = super::analyze_nested(target, script, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
         self.items.extend(inner.items);
         if let Some(reason) = inner.cannot_vouch {
             self.distrust(&reason);

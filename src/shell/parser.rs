@@ -490,8 +490,7 @@ impl<'t> Parser<'t> {
             self.distrust(EXHAUSTED);
             return Ok(());
         }
-        let inner =
-            super::other_shells::analyze_nested(shell, text, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
+        let inner = super::analyze_nested(shell, text, self.depth + 1, Context::ShellPayload, Some(span), &mut self.budget, followed);
         self.items.extend(inner.items);
         if let Some(reason) = inner.cannot_vouch {
             self.distrust(&reason);

@@ -1,6 +1,7 @@
 //! What the core asks of the JavaScript runtime it runs in: Unicode normalization and the WHATWG
 //! URL Standard's host parser, whose data the runtime already carries (ICU, its `URL`). Why the
-//! wasm builds take them from here and native builds from crates: `src/policy/text_forms.rs`.
+//! wasm builds take them from here and native builds from crates: `text_forms.rs`, the module this
+//! one serves.
 
 use wasm_bindgen::prelude::*;
 
