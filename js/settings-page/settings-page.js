@@ -30,6 +30,9 @@ import { TrySection } from './section-try.js';
 import { visible } from './visible.js';
 import { VALIDATE_DELAY_MS } from './words.js';
 
+/** What counts as using a section: focus, a click, typing, a choice. */
+const USE_EVENTS = ['focusin', 'pointerdown', 'input', 'change'];
+
 const PROTOCOL_VERSION = 1;
 
 export { loadCore };
@@ -153,15 +156,15 @@ class SettingsPage {
 
   /**
    * "Try a call" decides with the tools' module, which is most of what the page could fetch: it is
-   * loaded when the section is first used (focused, clicked or typed in), not with the page.
+   * loaded when the section is first used (focused, clicked, typed in or changed), not with the page.
    */
   watchTryUse() {
     const use = (e) => {
       if (!e.target?.closest?.('#tg-try')) return;
-      for (const type of ['focusin', 'pointerdown']) this.root.removeEventListener(type, use);
+      for (const type of USE_EVENTS) this.root.removeEventListener(type, use);
       this.useDecider();
     };
-    for (const type of ['focusin', 'pointerdown']) this.root.addEventListener(type, use);
+    for (const type of USE_EVENTS) this.root.addEventListener(type, use);
   }
 
   useDecider() {
