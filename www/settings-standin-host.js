@@ -5,11 +5,11 @@
 // it loads and compiles here, off the page's thread. The page's window (settings-standin.js)
 // relays the page's messages, keeps the stored settings in its local storage and shows the log.
 //
-// Worker ⇄ window messages: to the worker `start` (query, stored settings, context), `page` (a
-// message of the page), `stored`, `context` (then the page is sent `load` again), `grants`;
-// from it `post` (a message for the page), `persist`, `log`, `grants`.
+// Worker ⇄ window messages: to the worker `start` (query, the stored settings' text, the
+// controls), `page` (a message of the page), `stored`, `controls` (then the page is sent `load`
+// again), `grants`; from it `post` (a message for the page), `persist`, `log`, `grants`.
 import { createSettingsHost } from '/pkg/settings-page/host.mjs';
-import { MINIMAL_PAGE, hiddenSession, sampleSession, sampleSettings } from './settings-standin-sample.js';
+import { MINIMAL_PAGE, hiddenSample, hiddenSession, sampleSession, sampleSettings, standinContext } from './settings-standin-sample.js';
 
 async function loadHostCore() {
   const core = await import('/pkg/tools/web/toolgate_tools_raw.js');
@@ -36,12 +36,17 @@ const webview = {
   },
 };
 
-function start({ query, saved, context: first }) {
-  stored = saved;
-  context = first;
-  const core = loadHostCore();
+let sample = sampleSettings;
+/** The stored settings: what the window keeps in its local storage, else the sample. */
+const storedFrom = (text) => (text ? JSON.parse(text) : null) ?? sample;
+
+function start({ query, saved, controls }) {
   const params = new URLSearchParams(query);
-  const hidden = params.get('sample') === 'hidden';
+  if (params.get('sample') === 'hidden') sample = hiddenSample(sampleSettings);
+  stored = storedFrom(saved);
+  context = standinContext(controls);
+  const core = loadHostCore();
+  const hidden = sample !== sampleSettings;
   agent = params.get('session')
     ? core.then((loaded) => (hidden ? hiddenSession(loaded, context) : sampleSession(loaded, stored ?? sampleSettings, context)))
     : undefined;
@@ -67,8 +72,8 @@ function start({ query, saved, context: first }) {
 onmessage = async ({ data }) => {
   if (data.type === 'start') start(data);
   else if (data.type === 'page') (pageListener ? pageListener(data.message) : waiting.push(data.message));
-  else if (data.type === 'stored') { stored = data.saved; host?.refresh(); }
-  else if (data.type === 'context') { context = data.context; host?.refresh(); }
+  else if (data.type === 'stored') { stored = storedFrom(data.saved); host?.refresh(); }
+  else if (data.type === 'controls') { context = standinContext(data.controls); host?.refresh(); }
   else if (data.type === 'grants') {
     const session = agent ? (await agent).session : undefined;
     postMessage({ type: 'grants', id: data.id, grants: session ? session.grants(data.now) : [] });

@@ -4,13 +4,11 @@
 // `acquireVsCodeApi()` as VS Code does (with postMessage only, so the page keeps its drafts in
 // local storage), relays messages between the page and the worker, "persists" to local storage,
 // and shows the host's log. Its controls change the administrator's state and the theme.
-import { hiddenSample, sampleCatalogue, sampleSettings, standinContext } from './settings-standin-sample.js';
-
+//
+// The worker is started before anything else is fetched: the page's first `load` waits for it.
 const SAVED_KEY = 'toolgate.standin.saved';
+const host = new Worker(new URL('./settings-standin-host.js', import.meta.url), { type: 'module', name: 'toolgate stand-in host' });
 const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(window.location.search);
-const sample = params.get('sample') === 'hidden' ? hiddenSample(sampleSettings) : sampleSettings;
-const saved = () => JSON.parse(localStorage.getItem(SAVED_KEY) ?? 'null') ?? sample;
 
 function log(message) {
   const list = $('standin-log');
@@ -20,8 +18,6 @@ function log(message) {
   requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 }
 
-const host = new Worker(new URL('./settings-standin-host.js', import.meta.url), { type: 'module', name: 'toolgate stand-in host' });
-
 // VS Code injects acquireVsCodeApi into a webview; this is its stand-in (callable once, as there).
 let acquired = false;
 globalThis.acquireVsCodeApi = () => {
@@ -30,7 +26,8 @@ globalThis.acquireVsCodeApi = () => {
   return Object.freeze({ postMessage: (message) => host.postMessage({ type: 'page', message: structuredClone(message) }) });
 };
 
-const context = () => standinContext({
+/** The stand-in's controls: the administrator's state and workspace trust (the worker makes the context). */
+const controls = () => ({
   adminControls: $('standin-admin').checked,
   adminDisabled: $('standin-disabled').checked,
   managed: $('standin-managed').checked,
@@ -54,20 +51,25 @@ host.onmessage = ({ data }) => {
 host.onerror = (e) => log(`the stand-in host failed: ${e.message ?? e}`);
 
 function start() {
-  host.postMessage({ type: 'start', query: window.location.search, saved: saved(), context: context() });
+  host.postMessage({ type: 'start', query: window.location.search, saved: localStorage.getItem(SAVED_KEY), controls: controls() });
   globalThis.toolgateStandin = {
-    log, sampleSettings, sample, sampleCatalogue,
+    log,
     /** The agent session's grants in force at `now`, as the host holds them. */
     grants: (now) => new Promise((resolve) => { const id = ++lastId; asked.set(id, resolve); host.postMessage({ type: 'grants', id, now }); }),
   };
   for (const id of ['standin-admin', 'standin-disabled', 'standin-managed', 'standin-trusted']) {
-    $(id).addEventListener('change', () => { log(`context changed: ${id.slice(8)}`); host.postMessage({ type: 'context', context: context() }); });
+    $(id).addEventListener('change', () => { log(`context changed: ${id.slice(8)}`); host.postMessage({ type: 'controls', controls: controls() }); });
   }
   $('standin-reset').addEventListener('click', () => {
     localStorage.removeItem(SAVED_KEY);
     localStorage.removeItem('toolgate.standin.draft');
     log('stored settings reset to the sample');
-    host.postMessage({ type: 'stored', saved: saved() });
+    host.postMessage({ type: 'stored', saved: null });
+  });
+  // For tests: the sample the host starts from.
+  import('./settings-standin-sample.js').then(({ hiddenSample, sampleCatalogue, sampleSettings }) => {
+    const sample = new URLSearchParams(window.location.search).get('sample') === 'hidden' ? hiddenSample(sampleSettings) : sampleSettings;
+    Object.assign(globalThis.toolgateStandin, { sample, sampleSettings, sampleCatalogue });
   });
 }
 

@@ -80,8 +80,15 @@ class SettingsPage {
     window.addEventListener('pagehide', keep);
     this.link.post({ type: 'ready', protocol: PROTOCOL_VERSION });
     this.watchTryUse();
-    // Checking is loaded beside: the settings are drawn without it, and checked when it is here.
-    loadValidator().then((checker) => this.onValidator(checker), (e) => this.onCoreFailed('Checking the settings', e));
+  }
+
+  /**
+   * Loads the validator once, after the host's first `load` is drawn: nothing is fetched for it
+   * before the settings show, so they show as soon as the host sends them.
+   */
+  loadChecker() {
+    if (this.checkerLoading) return;
+    this.checkerLoading = loadValidator().then((checker) => this.onValidator(checker), (e) => this.onCoreFailed('Checking the settings', e));
   }
 
   /** The validator is loaded: what waited for it is drawn, and the draft checked. */
@@ -219,6 +226,7 @@ class SettingsPage {
     if (!settings) {
       // Not in a form the page can draw: the host's checked settings follow.
       if (first) this.setStatus('Checking the settings…');
+      this.loadChecker();
       return;
     }
     const nextContext = context ?? {};
@@ -253,6 +261,7 @@ class SettingsPage {
       document.body.dataset.visible = 'true';
       performance.mark('toolgate-settings-visible');
     }
+    this.loadChecker();
     if (this.checker) {
       this.validate();
       this.announceLoad();
