@@ -1,9 +1,7 @@
 //! The texts a result tape has already sent to JavaScript, by id (see `bindings::tape`).
 //!
-//! A text is found by its hash and confirmed by comparing it with the kept copy, eight bytes at a
-//! time: in wasm, `==` on strings is `memcmp`, a loop over single bytes, and it was the largest
-//! part of looking a text up. Two texts with the same hash are both correct: the second is not
-//! kept and is sent in full each time.
+//! A text is found by its hash and confirmed by comparing it with the kept copy. Two texts with
+//! the same hash are both correct: the second is not kept and is sent in full each time.
 
 use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::Hasher;
@@ -62,7 +60,7 @@ impl KeptTexts {
         }
         let hash = hash_of(text);
         if let Some(&id) = self.ids.get(&hash) {
-            let same = self.texts.get(id as usize).is_some_and(|kept| same_bytes(kept.as_bytes(), text.as_bytes()));
+            let same = self.texts.get(id as usize).is_some_and(|kept| **kept == *text);
             return if same { Kept::Known(id) } else { Kept::Alone };
         }
         if self.texts.len() >= MAX_KEPT_TEXTS {
@@ -81,39 +79,10 @@ fn hash_of(text: &str) -> u64 {
     hasher.finish()
 }
 
-/// `a == b`, compared eight bytes at a time.
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let word = |chunk: &[u8]| <[u8; 8]>::try_from(chunk).map(u64::from_ne_bytes).ok();
-    let (mut a8, mut b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    a8.by_ref().zip(b8.by_ref()).all(|(x, y)| word(x) == word(y)) && a8.remainder().iter().zip(b8.remainder()).all(|(x, y)| x == y)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{random_below, random_strings};
-
-    #[test]
-    fn same_bytes_is_equality() {
-        let alphabet = ['a', 'b', 'é', '\u{0}'];
-        let texts: Vec<String> = random_strings(&alphabet, 400, 40, 0xB17E).collect();
-        for a in &texts {
-            for b in texts.iter().take(60) {
-                assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b, "{a:?} {b:?}");
-            }
-            // One byte changed anywhere is seen.
-            for at in 0..a.len() {
-                let mut changed = a.clone().into_bytes();
-                if let Some(byte) = changed.get_mut(at) {
-                    *byte ^= 1;
-                }
-                assert!(!same_bytes(a.as_bytes(), &changed), "{a:?} at {at}");
-            }
-        }
-    }
+    use crate::test_support::random_below;
 
     /// Against a plain model (a list of the kept texts, searched in order): every text comes back
     /// as the id the model gives it, across the size limit, a full table starting again, and

@@ -940,7 +940,6 @@ mod tests {
                     secret_words: Vec::new(),
                     args: Vec::new(),
                     pair_split: None,
-                    leading: None,
                 })
                 .collect();
             let items = Items { list, cannot_vouch: (next(4) == 0).then(|| "a reason".into()), ..Items::default() };

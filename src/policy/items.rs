@@ -4,7 +4,7 @@
 
 use super::catalogue::InputKind;
 use super::path::normalize_path;
-use super::rules::{LeadingWord, RuleRef, Subject};
+use super::rules::{RuleRef, Subject};
 use crate::shell::{Context, Hazard, HazardKind, RunForm, Shell};
 use serde::Serialize;
 use std::sync::Arc;
@@ -74,9 +74,6 @@ pub struct ItemVerdict {
     /// For an MCP call, where its text splits into server and tool (see [`ItemVerdict::pair`]).
     #[serde(skip)]
     pub(crate) pair_split: Option<usize>,
-    /// A command's leading word, found once for the look-ups in every list.
-    #[serde(skip)]
-    pub(crate) leading: Option<LeadingWord>,
 }
 
 impl ItemVerdict {
@@ -93,7 +90,6 @@ impl ItemVerdict {
             secret_words: Vec::new(),
             args: Vec::new(),
             pair_split: None,
-            leading: None,
         }
     }
 
@@ -110,7 +106,6 @@ impl ItemVerdict {
             text: &self.text,
             pair: self.pair(),
             words: self.name.as_deref().map(|name| (name, self.args.as_slice())),
-            leading: self.leading,
             guessed_path: false,
         }
     }
@@ -124,7 +119,7 @@ impl ItemVerdict {
     /// The subject of one of the item's forms (what it runs past a wrapper, a path or its
     /// assignments).
     pub(crate) fn form_subject(form: &RunForm) -> Subject<'_> {
-        Subject { text: &form.text, pair: None, words: Some((&form.name, form.args.as_slice())), leading: None, guessed_path: false }
+        Subject { text: &form.text, pair: None, words: Some((&form.name, form.args.as_slice())), guessed_path: false }
     }
 
     /// The item's text with its command word (`word` 0) or the argument `word` replaced by a NUL,
@@ -242,7 +237,6 @@ pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
                         .map(|h| format!("\"{}\": {}", h.subject, h.why));
                 }
                 items.list.extend(analysis.items.into_iter().map(|i| ItemVerdict {
-                    leading: Some(LeadingWord::of(&i.text)),
                     text: i.text,
                     kind: match i.kind {
                         crate::shell::SubCommandKind::Command => ItemKind::Command,

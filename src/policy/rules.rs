@@ -201,8 +201,6 @@ pub struct Subject<'a> {
     pub pair: Option<(&'a str, &'a str)>,
     /// A command's word and arguments, unquoted: what token prefixes match.
     pub words: Option<(&'a str, &'a [String])>,
-    /// The text's leading word when already found (`LeadingWord::of(text)`), else found per look-up.
-    pub leading: Option<LeadingWord>,
     /// The text is a word of a command line that may or may not be a path: a path rule that
     /// cannot relate it to its anchor does not match it, even in a deny or confirm list.
     pub guessed_path: bool,
@@ -210,7 +208,7 @@ pub struct Subject<'a> {
 
 impl<'a> Subject<'a> {
     pub fn text(text: &'a str) -> Self {
-        Subject { text, pair: None, words: None, leading: None, guessed_path: false }
+        Subject { text, pair: None, words: None, guessed_path: false }
     }
 
     /// A word of a command line that may name a path (see [`Subject::guessed_path`]).
@@ -538,51 +536,14 @@ fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-/// The leading run of ASCII word characters of an item, as a pinned word would meet it: its
-/// length, and whether it has capitals (without them, it is its own lowercase form). An item's is
-/// found once and shared by its look-ups in each list (see [`Subject::leading`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LeadingWord {
-    len: usize,
-    capitals: bool,
+/// The leading run of ASCII word characters of an item, as a pinned word would meet it.
+///
+/// A byte scan: a non-ASCII character's first byte is no word character either, so it stops at
+/// the same (char-boundary) place a scan by `char` would, without decoding UTF-8.
+fn leading_word(text: &str) -> &str {
+    let len = text.bytes().position(|b| !(b.is_ascii_alphanumeric() || b == b'_')).unwrap_or(text.len());
+    text.get(..len).unwrap_or_default()
 }
-
-impl LeadingWord {
-    /// A byte scan: a non-ASCII character's first byte is no word character either, so it stops
-    /// at the same (char-boundary) place a scan by `char` would, without decoding UTF-8.
-    pub fn of(text: &str) -> Self {
-        let mut word = LeadingWord { len: 0, capitals: false };
-        for &byte in text.as_bytes() {
-            let lower = FOLDED_WORD_BYTE.get(usize::from(byte)).copied().unwrap_or(0);
-            if lower == 0 {
-                break;
-            }
-            word.capitals |= lower != byte;
-            word.len += 1;
-        }
-        word
-    }
-
-    fn in_text<'t>(&self, text: &'t str) -> &'t str {
-        text.get(..self.len).unwrap_or_default()
-    }
-}
-
-/// Each ASCII word character (letter, digit, `_`) lowercased; 0 for every other byte.
-// Indexed while compiling (an index out of range would fail the build, not a call).
-#[allow(clippy::indexing_slicing)]
-static FOLDED_WORD_BYTE: [u8; 256] = {
-    let mut table = [0; 256];
-    let mut byte = 0;
-    while byte < 128 {
-        let b = byte as u8;
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            table[byte] = b.to_ascii_lowercase();
-        }
-        byte += 1;
-    }
-    table
-};
 
 impl RuleSet {
     pub fn push(&mut self, matcher: Matcher, origin: RuleRef) {
@@ -636,8 +597,7 @@ impl RuleSet {
             return pair_hit.and_then(|i| self.rules.get(i));
         }
         // Regex rules pin an ASCII word; prefix rules file their whole first word.
-        let leading = subject.leading.unwrap_or_else(|| LeadingWord::of(subject.text));
-        let word = leading.in_text(subject.text);
+        let word = leading_word(subject.text);
         // Only prefix rules, case-sensitive pinned words and command globs are filed by the whole
         // first word: without them, splitting the text (by Unicode whitespace) would find nothing.
         let first_word = if self.exact.is_empty() && self.glob_words.is_empty() {
@@ -672,7 +632,7 @@ impl RuleSet {
             }
         }
         if !self.folded.is_empty() {
-            if leading.capitals {
+            if word.bytes().any(|b| b.is_ascii_uppercase()) {
                 earliest_of(self.folded.candidates(&word.to_ascii_lowercase()));
             } else {
                 earliest_of(self.folded.candidates(word));
@@ -917,8 +877,7 @@ mod tests {
             let name = words[next(words.len())];
             let words_of = (next(2) == 0).then_some((name, args.as_slice()));
             // Sometimes with its leading word already found, as an item's is.
-            let leading = (next(2) == 0).then(|| LeadingWord::of(&text));
-            let subject = Subject { text: &text, pair, words: words_of, leading, guessed_path: false };
+            let subject = Subject { text: &text, pair, words: words_of, guessed_path: false };
             let indexed = set.first_match(&subject).map(|r| r.origin.index);
             let scanned = set.first_match_by_scan(&subject).map(|r| r.origin.index);
             assert_eq!(indexed, scanned, "{subject:?}");
@@ -975,10 +934,7 @@ mod tests {
             text[..len].to_owned()
         };
         for text in ["git status", "Git status", "café", "caf\u{e9}", "a_b9-c", "", "é", "ab\u{2003}c", "x\u{1F600}y", "__", "9z/x"] {
-            let leading = LeadingWord::of(text);
-            let word = leading.in_text(text);
-            assert_eq!(word, by_char(text), "{text:?}");
-            assert_eq!(leading.capitals, word != word.to_ascii_lowercase(), "{text:?}");
+            assert_eq!(leading_word(text), by_char(text), "{text:?}");
         }
     }
 
@@ -1006,7 +962,7 @@ mod tests {
             for _ in 0..20 {
                 let (a, b) = (names[next(names.len())], names[next(names.len())]);
                 let text = format!("{a}:{b}");
-                let subject = Subject { text: &text, pair: Some((a, b)), words: None, leading: None, guessed_path: false };
+                let subject = Subject { text: &text, pair: Some((a, b)), words: None, guessed_path: false };
                 let indexed = set.first_match(&subject).map(|r| r.origin.index);
                 assert_eq!(indexed, set.first_match_by_scan(&subject).map(|r| r.origin.index), "{subject:?}");
             }

@@ -14,7 +14,7 @@
 // Text rules compile only with the shell analysis; the MCP entry's build has none of them.
 #![cfg(feature = "analysis")]
 
-use super::rules::{compile_rule, LeadingWord, RuleSet, Subject};
+use super::rules::{compile_rule, RuleSet, Subject};
 use super::{ListKind, MatcherKind, RuleRef, RuleSpec};
 use crate::shell::{analyze_in, Shell};
 use crate::test_support::random_below;
@@ -1178,13 +1178,11 @@ impl Item {
         Item { text, words: None, pair: None }
     }
 
-    fn subject<'a>(&'a self, next: Next<'_>) -> Subject<'a> {
+    fn subject<'a>(&'a self, _next: Next<'_>) -> Subject<'a> {
         Subject {
             text: &self.text,
             pair: self.pair.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
             words: self.words.as_ref().map(|(name, args)| (name.as_str(), args.as_slice())),
-            // As an item has it, or found per look-up.
-            leading: (next(2) == 0).then(|| LeadingWord::of(&self.text)),
             guessed_path: false,
         }
     }
@@ -1578,7 +1576,7 @@ fn deny_and_confirm_rules_of_every_command_kind_meet_what_a_command_runs() {
                 .map(|item| Item { text: item.text, words: item.name.map(|name| (name, item.args)), pair: None })
                 .collect();
             let reference = |text: &str, words: Option<(&str, &[String])>| {
-                let subject = Subject { text, pair: None, words, leading: None, guessed_path: false };
+                let subject = Subject { text, pair: None, words, guessed_path: false };
                 rules.iter().any(|rule| match rule {
                     Rule::Prefix(t) => prefix_matches(t, text),
                     Rule::Glob(t) => glob_matches_text(t, text),
