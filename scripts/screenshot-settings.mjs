@@ -82,23 +82,14 @@ try {
   }
   {
     // The page as it draws before its validator is here: the settings drawn, "Checking the
-    // settings…". The validator is served as a module of its own (core.js names one module for
-    // every part today), whose .wasm is held until the screenshot is taken.
+    // settings…". The validator's .wasm is held until the screenshot is taken.
     const origin = `http://127.0.0.1:${server.address().port}`;
     const context = await browser.newContext({ viewport: { width: 1040, height: 2600 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     page.setDefaultTimeout(15000);
     let release;
     const released = new Promise((resolve) => { release = resolve; });
-    await page.route('**/settings-page/core.js', async (route) => {
-      const source = await (await route.fetch()).text();
-      await route.fulfill({ contentType: 'text/javascript', body: source.replace(/^( {2}validator: '[^']+)'/m, "$1?validator'") });
-    });
-    await page.route(/\/tools\/web\/toolgate_tools_raw\.js\?validator$/, async (route) => {
-      const glue = await (await route.fetch()).text();
-      await route.fulfill({ contentType: 'text/javascript', body: glue.replace(/new URL\('([\w.-]+\.wasm)'/, "new URL('$1?validator'") });
-    });
-    await page.route(/\.wasm\?validator$/, async (route) => { await released; await route.continue().catch(() => {}); });
+    await page.route('**/settings-page/validator/toolgate_validator_bg.wasm', async (route) => { await released; await route.continue().catch(() => {}); });
     const stored = {
       mcp: { mode: 'yolo', mcpAllowedTools: ['github:*', 'docs:search', 'github:create_issue', 'jira create_ticket'], mcpToolsProtection: false, playwrightProtection: true },
       rules: {
