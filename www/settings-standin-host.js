@@ -36,6 +36,9 @@ const webview = {
   },
 };
 
+let hearPage;
+const pageHeard = new Promise((resolve) => { hearPage = resolve; });
+
 let sample = sampleSettings;
 /** The stored settings: what the window keeps in its local storage, else the sample. */
 const storedFrom = (text) => (text ? JSON.parse(text) : null) ?? sample;
@@ -45,7 +48,9 @@ function start({ query, saved, controls }) {
   if (params.get('sample') === 'hidden') sample = hiddenSample(sampleSettings);
   stored = storedFrom(saved);
   context = standinContext(controls);
-  const core = loadHostCore();
+  // The core loads once the page's first message is answered: an extension host's core is loaded
+  // before its webview opens, and here it would otherwise hold the worker while the page waits.
+  const core = pageHeard.then(loadHostCore);
   const hidden = sample !== sampleSettings;
   agent = params.get('session')
     ? core.then((loaded) => (hidden ? hiddenSession(loaded, context) : sampleSession(loaded, stored ?? sampleSettings, context)))
@@ -71,7 +76,12 @@ function start({ query, saved, controls }) {
 
 onmessage = async ({ data }) => {
   if (data.type === 'start') start(data);
-  else if (data.type === 'page') (pageListener ? pageListener(data.message) : waiting.push(data.message));
+  else if (data.type === 'page') {
+    if (pageListener) pageListener(data.message);
+    else waiting.push(data.message);
+    // After the host half's answer (its microtasks), not before.
+    setTimeout(hearPage, 0);
+  }
   else if (data.type === 'stored') { stored = storedFrom(data.saved); host?.refresh(); }
   else if (data.type === 'controls') { context = standinContext(data.controls); host?.refresh(); }
   else if (data.type === 'grants') {

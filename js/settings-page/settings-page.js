@@ -266,8 +266,8 @@ class SettingsPage {
       this.validate();
       this.announceLoad();
     } else {
-      // Drawn, not checked yet: the host's problems, if it sent any, where they belong.
-      if (!this.isDirty()) this.slots.show(this.loadProblems, []);
+      // Drawn, not checked yet: the host's problems and findings, if it sent any, where they belong.
+      if (!this.isDirty()) this.slots.show(this.loadProblems, this.loadWarnings);
       this.validate(); // draws what waits for the validator in its place, keeps the draft
       this.setChecking(true);
       this.setStatus('Checking the settings…');
