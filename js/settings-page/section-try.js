@@ -2,7 +2,7 @@
 // extension would decide it, per sub-command, with the permission buttons that change the draft.
 // Its inputs are drawn at once; the decision when the core's decider is loaded, which it is when
 // the section is first used (focused, clicked or typed in). Methods of the page.
-import { code, h, hiddenMark, marked, put } from './dom.js';
+import { canonical, code, h, hiddenMark, marked, put } from './dom.js';
 import { LIST_TEXT, OUTCOME_TEXT, VALIDATE_DELAY_MS } from './words.js';
 import { hasHidden, visible } from './visible.js';
 
@@ -86,14 +86,22 @@ export class TrySection {
       const text = this.deciderLoading || !this.checker ? 'The decision shows here once the checks are loaded.' : 'The decision shows here when you try a call: change the call or pick a tool.';
       if (this.deciderLoading || !this.checker) this.tryResult.setAttribute('aria-busy', 'true');
       else this.tryResult.removeAttribute('aria-busy');
+      this.tryResult.decided = undefined;
       const pending = this.tryResult.querySelector('#tg-try-pending');
       if (!pending) put(this.tryResult, h('p', { class: 'tg-hint tg-pending', id: 'tg-try-pending' }, text));
       else if (pending.textContent !== text) pending.textContent = text;
       return;
     }
     this.tryResult.removeAttribute('aria-busy');
+    // Decided again only when something it depends on changed: a check or a module arriving does
+    // not redraw (and re-announce) the same decision.
+    const key = canonical([tool, values, this.ui.tryLayer, this.draft, this.context, this.optionNote ?? null]);
+    if (key === this.tryResult.decided) return;
     const next = tool === CURSOR_MCP ? this.renderCursorDecision(values) : this.renderDecision(tool, values);
     put(this.tryResult, ...next);
+    this.tryResult.decided = key;
+    // The call shown, written out, for an embedder's tests to wait on.
+    this.tryResult.dataset.call = visible(JSON.stringify([tool, values]));
   }
 
   renderDecision(tool, values) {

@@ -195,10 +195,10 @@ export async function openVsCode(options = {}) {
         input.value = v;
         input.dispatchEvent(new Event('input', { bubbles: true }));
       });
-      // The result on screen now is the previous one; the debounced render replaces it.
-      document.getElementById('tg-try-verdict')?.setAttribute('data-stale', 'true');
     }, call);
-    await s.waitFor(() => { const v = document.getElementById('tg-try-verdict'); return v && !v.hasAttribute('data-stale'); });
+    // The debounced render decides this call (the result says which call it shows).
+    const shown = JSON.stringify([call.mcp ? '__cursor_mcp__' : call.tool, call.mcp ? [call.mcp.server, call.mcp.tool] : Array.isArray(call.input) ? call.input : [call.input]]);
+    await s.waitFor((expected) => document.getElementById('tg-try-result')?.dataset.call === expected && document.getElementById('tg-try-verdict'), shown);
     return s.frame.evaluate(() => ({
       verdict: document.getElementById('tg-try-verdict').textContent,
       message: document.getElementById('tg-try-message')?.textContent ?? null,
