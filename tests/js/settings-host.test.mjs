@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { installPackage, packedFiles, app, scratch } from './install-package.mjs';
 
@@ -349,4 +349,27 @@ test("docs/settings-page.md's embedding example runs as written, and each value 
   });
   assert.equal(checked, claims);
   assert.equal(checked, 3);
+});
+
+test('the page draws unchecked stored settings filled in exactly as the core fills them', async () => {
+  // The page's own filling (stored.js) runs before its validator is here; the core's is the
+  // reference. Absent sections, absent fields, partly written sections and a full sample.
+  const { drawable } = await import(pathToFileURL(join(pkg, 'settings-page', 'stored.js')).href);
+  const samples = [
+    {},
+    { mcp: { mcpAllowedTools: ['github:*'] } },
+    { mcp: { mode: 'ask_every_time', mcpToolsProtection: false } },
+    { rules: { user: { tools: { terminal: { alwaysAllow: [{ pattern: '^ls\\b' }] } } } } },
+    { rules: { project: {} }, roo: {}, gasoline: {} },
+    { roo: { modes: [{ slug: 'code', mcpRestrictions: { allowedServers: ['docs'] } }] }, gasoline: { yaml: 'allowed_tools:\n  - "observe.*"\n' } },
+  ];
+  for (const stored of samples) {
+    const checked = engine.validateSettings(stored, {});
+    assert.ok(checked.settings, JSON.stringify(stored));
+    assert.deepEqual(drawable(stored), checked.settings, JSON.stringify(stored));
+  }
+  // What the page cannot draw waits for the host's check.
+  for (const bad of [{ mcp: [] }, { mcp: { mcpAllowedTools: 'github:*' } }, { rules: { user: { tools: [] } } }]) {
+    assert.equal(drawable(bad), undefined, JSON.stringify(bad));
+  }
 });
