@@ -1,37 +1,43 @@
 // Builds pkg/settings-page/ (`toolgate/settings-page`), called by scripts/build.mjs once the rest
 // of the package is built:
-//   - the page (settings-page.js, settings-page.css, and its own modules beside it: its frame,
-//     shell.js, one per section, section-*.js, the helpers they share, dom.js, problems.js,
-//     words.js, stored.js, visible.js, and core.js, its only way to the core),
-//     whose module is the tools' web build (../tools/web/: the engine and MCP APIs plus the gloo
-//     glue to its host), fetched by the page from its own source (CSP `connect-src <cspSource>`);
+//   - the page: settings-page.js, one file bundled (esbuild) from its modules in js/settings-page/
+//     (its frame, shell.js, one per section, section-*.js, the helpers they share, dom.js,
+//     problems.js, words.js, stored.js, visible.js, and core.js, its only way to the core), so the
+//     browser fetches it in one request instead of waves of six; settings-page.css; visible.js, a
+//     helper embedders use on its own. The core's parts (the link, the validator, the tools'
+//     module) are imported when asked, from their own folders beside the page, fetched from its
+//     own source (CSP `connect-src <cspSource>`);
 //   - the host half from js/settings-page/: host.mjs (ES module) as written and host.cjs, its
 //     CommonJS twin over the tools' Node build;
 //   - the `exports` entries, added to the package.json build.mjs wrote.
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+
+/** The page's own modules that ship as files of their own: the page bundles the rest. */
+const SHIPPED_MODULES = ['settings-page.js', 'visible.js'];
 
 export async function buildSettingsPage({ root, pkg }) {
   const out = join(pkg, 'settings-page');
   mkdirSync(out, { recursive: true });
   const source = join(root, 'js', 'settings-page');
-  for (const file of readdirSync(source)) copyFileSync(join(source, file), join(out, file));
+  for (const file of readdirSync(source)) {
+    if (!file.endsWith('.js') || SHIPPED_MODULES.includes(file)) copyFileSync(join(source, file), join(out, file));
+    else rmSync(join(out, file), { force: true });
+  }
+  // The glue of the page's two wasm modules (core.js imports it from ./link/ and ./validator/,
+  // built here, with its snippets) goes into the page's file; only their .wasm stay beside it.
+  // The tools' module stays a dynamic import, by path from the page.
+  const builtGlue = { name: 'built-glue', setup(build) {
+    build.onResolve({ filter: /^\.\/(link|validator)\// }, (args) => ({ path: join(out, args.path) }));
+  } };
+  await esbuild.build({ entryPoints: [join(source, 'settings-page.js')], outfile: join(out, 'settings-page.js'), bundle: true, format: 'esm',
+    target: 'es2022', legalComments: 'none', logLevel: 'warning', plugins: [builtGlue] });
+  for (const [dir, name] of [['link', 'toolgate_link'], ['validator', 'toolgate_validator']]) {
+    for (const file of [`${name}.js`, 'snippets']) rmSync(join(out, dir, file), { recursive: true, force: true });
+  }
 
-  // The page's module files to preload: its own modules beside settings-page.js, and the glue of
-  // its two wasm modules with their snippets, by their paths from here. Only the link's .wasm is
-  // preloaded (host.mjs PAGE_WASM): the validator's is fetched once the settings are drawn.
-  const glue = (dir, name) => {
-    const text = readFileSync(join(out, dir, `${name}.js`), 'utf8');
-    const snippets = [...text.matchAll(/^import [^;]* from ['"]\.\/(snippets\/[^'"]+)['"]/gm)].map((m) => `./${dir}/${m[1]}`).sort();
-    return [`./${dir}/${name}.js`, ...snippets];
-  };
-  const own = readdirSync(source).filter((f) => f.endsWith('.js') && f !== 'settings-page.js').map((f) => `./${f}`).sort();
-  const modules = [...own, ...glue('link', 'toolgate_link'), ...glue('validator', 'toolgate_validator')];
-  const placeholder = 'const PAGE_MODULES = []; // written by scripts/build-settings-page.mjs';
-  const hostSource = readFileSync(join(source, 'host.mjs'), 'utf8');
-  if (!hostSource.includes(placeholder)) throw new Error('js/settings-page/host.mjs: the PAGE_MODULES line is missing');
-  const host = hostSource.replace(placeholder, `const PAGE_MODULES = ${JSON.stringify(modules)};`);
-  writeFileSync(join(out, 'host.mjs'), host);
+  const host = readFileSync(join(source, 'host.mjs'), 'utf8');
 
   // host.mjs ends with its one `export { … };`: the CommonJS twin takes the tools' Node build as its core.
   const exportLine = /^export \{ ([\w, ]+) \};\n?$/m;

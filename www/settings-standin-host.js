@@ -6,10 +6,10 @@
 // relays the page's messages, keeps the stored settings in its local storage and shows the log.
 //
 // Worker ⇄ window messages: to the worker `start` (query, the stored settings' text, the
-// controls), `page` (a message of the page), `stored`, `controls` (then the page is sent `load`
-// again), `grants`; from it `post` (a message for the page), `persist`, `log`, `grants`.
+// controls), `page` (a message of the page), `page-checked` (the page showed its first check),
+// `stored`, `controls` (then the page is sent `load` again), `grants`; from it `post` (a message for the page), `persist`, `log`, `grants`.
 import { createSettingsHost } from '/pkg/settings-page/host.mjs';
-import { MINIMAL_PAGE, hiddenSample, hiddenSession, sampleSession, sampleSettings, standinContext } from './settings-standin-sample.js';
+import { hiddenSession, sampleSession, sampleSettings, standinContext, standinPage, standinStored } from './settings-standin-sample.js';
 
 async function loadHostCore() {
   const core = await import('/pkg/tools/web/toolgate_tools_raw.js');
@@ -36,31 +36,33 @@ const webview = {
   },
 };
 
-let hearPage;
-const pageHeard = new Promise((resolve) => { hearPage = resolve; });
+/**
+ * An extension host has its core loaded before its webview opens; this stand-in, started with the
+ * page, cannot have. It loads its core once the page has shown its first check (the window says
+ * so), or after two seconds: compiling it beside the page would measure the stand-in's own start
+ * (two modules compiling at once on the same cores), not the page's. Until then the host half
+ * answers with the stored settings as they are.
+ */
+const CORE_AFTER_MS = 2000;
+let pageChecked;
+const pageCheckedOrLater = new Promise((resolve) => { pageChecked = resolve; setTimeout(resolve, CORE_AFTER_MS); });
 
-let sample = sampleSettings;
-/** The stored settings: what the window keeps in its local storage, else the sample. */
-const storedFrom = (text) => (text ? JSON.parse(text) : null) ?? sample;
+let params = new URLSearchParams();
 
 function start({ query, saved, controls }) {
-  const params = new URLSearchParams(query);
-  if (params.get('sample') === 'hidden') sample = hiddenSample(sampleSettings);
-  stored = storedFrom(saved);
+  params = new URLSearchParams(query);
+  stored = standinStored(saved, params);
   context = standinContext(controls);
-  // The core loads once the page's first message is answered: an extension host's core is loaded
-  // before its webview opens, and here it would otherwise hold the worker while the page waits.
-  const core = pageHeard.then(loadHostCore);
-  const hidden = sample !== sampleSettings;
+  const core = pageCheckedOrLater.then(loadHostCore);
+  const hidden = params.get('sample') === 'hidden';
   agent = params.get('session')
     ? core.then((loaded) => (hidden ? hiddenSession(loaded, context) : sampleSession(loaded, stored ?? sampleSettings, context)))
     : undefined;
   let clock = () => Date.now();
   agent?.then((a) => { clock = a.now; });
-  // `?sections=rules,log`: only these sections, in this order (the embedder's `page.sections`).
-  const sections = params.get('sections')?.split(',');
+  const page = standinPage(params);
   host = createSettingsHost({
-    ...(params.get('page') === 'minimal' ? { page: MINIMAL_PAGE } : sections ? { page: { sections } } : {}),
+    ...(page ? { page } : {}),
     ...(agent ? { activity: { session: async () => (await agent).session, now: () => clock(), onRevoke: (persist) => log(`revoked: ${persist.layer} changes to save`) } } : {}),
     core,
     webview,
@@ -79,10 +81,9 @@ onmessage = async ({ data }) => {
   else if (data.type === 'page') {
     if (pageListener) pageListener(data.message);
     else waiting.push(data.message);
-    // After the host half's answer (its microtasks), not before.
-    setTimeout(hearPage, 0);
   }
-  else if (data.type === 'stored') { stored = storedFrom(data.saved); host?.refresh(); }
+  else if (data.type === 'page-checked') pageChecked();
+  else if (data.type === 'stored') { stored = standinStored(data.saved, params); host?.refresh(); }
   else if (data.type === 'controls') { context = standinContext(data.controls); host?.refresh(); }
   else if (data.type === 'grants') {
     const session = agent ? (await agent).session : undefined;

@@ -83,6 +83,19 @@ export const MINIMAL_PAGE = {
   tools: [{ name: 'terminal', label: 'Run a command' }, { name: 'edit_file', label: 'Edit a file' }, { name: 'fetch', label: 'Fetch a URL' }],
 };
 
+/** The page options the stand-in's query asks for: `?page=minimal`, or `?sections=rules,log` (these, in this order). */
+export function standinPage(params) {
+  if (params.get('page') === 'minimal') return MINIMAL_PAGE;
+  const sections = params.get('sections')?.split(',');
+  return sections ? { sections } : undefined;
+}
+
+/** The sample the stand-in starts from: `?sample=hidden` adds text written to fool a reader. */
+export const standinSample = (params) => (params.get('sample') === 'hidden' ? hiddenSample(sampleSettings) : sampleSettings);
+
+/** The stored settings: the text the window keeps in its local storage, else the sample. */
+export const standinStored = (text, params) => (text ? JSON.parse(text) : null) ?? standinSample(params);
+
 /**
  * `?session=1`: an agent's session as the extension would hold it, with answers that last, a
  * decision log and the approvals suggestions come from. The clock is the stand-in's own.

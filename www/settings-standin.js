@@ -5,10 +5,23 @@
 // local storage), relays messages between the page and the worker, "persists" to local storage,
 // and shows the host's log. Its controls change the administrator's state and the theme.
 //
-// The worker is started before anything else is fetched: the page's first `load` waits for it.
+// As an extension's `settingsPageHtml({ settings, page, context })` does, the stored settings go
+// into the page as a JSON block before the page's script runs (this script runs first): the page
+// draws them at once, and the host's `load` checks them.
+//
+// An extension host is running before its webview opens; this one, started with the page, is not.
+// Its worker starts once the page has drawn the stored settings (or at once when there are none
+// to draw, and after a second at the latest): starting it beside the page would measure the
+// stand-in's own start on the same cores, not the page's. The page's messages wait for it.
+import { sampleCatalogue, sampleSettings, standinContext, standinPage, standinSample, standinStored } from './settings-standin-sample.js';
+
 const SAVED_KEY = 'toolgate.standin.saved';
-const host = new Worker(new URL('./settings-standin-host.js', import.meta.url), { type: 'module', name: 'toolgate stand-in host' });
+const HOST_AT_LATEST_MS = 1000;
 const $ = (id) => document.getElementById(id);
+
+let host; // the worker, once started
+const waiting = []; // messages for it before it started
+const toHost = (message) => (host ? host.postMessage(message) : waiting.push(message));
 
 function log(message) {
   const list = $('standin-log');
@@ -23,7 +36,7 @@ let acquired = false;
 globalThis.acquireVsCodeApi = () => {
   if (acquired) throw new Error('An instance of the VS Code API has already been acquired');
   acquired = true;
-  return Object.freeze({ postMessage: (message) => host.postMessage({ type: 'page', message: structuredClone(message) }) });
+  return Object.freeze({ postMessage: (message) => toHost({ type: 'page', message: structuredClone(message) }) });
 };
 
 /** The stand-in's controls: the administrator's state and workspace trust (the worker makes the context). */
@@ -37,7 +50,7 @@ const controls = () => ({
 const asked = new Map(); // grants requests by id
 let lastId = 0;
 
-host.onmessage = ({ data }) => {
+const fromHost = ({ data }) => {
   if (data.type === 'post') window.postMessage(data.message, window.location.origin);
   else if (data.type === 'log') log(data.text);
   else if (data.type === 'persist') {
@@ -48,29 +61,67 @@ host.onmessage = ({ data }) => {
     asked.delete(data.id);
   }
 };
-host.onerror = (e) => log(`the stand-in host failed: ${e.message ?? e}`);
+
+/** Starts the host's worker (once) with what it needs, then hands it the messages that waited. */
+function startHost() {
+  if (host) return;
+  host = new Worker(new URL('./settings-standin-host.js', import.meta.url), { type: 'module', name: 'toolgate stand-in host' });
+  host.onmessage = fromHost;
+  host.onerror = (e) => log(`the stand-in host failed: ${e.message ?? e}`);
+  host.postMessage({ type: 'start', query: window.location.search, saved: localStorage.getItem(SAVED_KEY), controls: controls() });
+  for (const message of waiting.splice(0)) host.postMessage(message);
+}
+
+/** Tells the host when the page's mark `name` is made (`then`: what to do, once). */
+function onPageMark(name, then) {
+  const observer = new PerformanceObserver((list) => {
+    if (!list.getEntriesByName(name).length) return;
+    observer.disconnect();
+    then();
+  });
+  observer.observe({ type: 'mark', buffered: true });
+}
+
+/** The stored settings, the page options and the context, as data in the page (what the page reads first). */
+function putStoredInPage() {
+  const params = new URLSearchParams(window.location.search);
+  let settings;
+  try {
+    settings = standinStored(localStorage.getItem(SAVED_KEY), params);
+  } catch {
+    return false; // unreadable: the host's `load` says what is wrong
+  }
+  const page = standinPage(params);
+  const data = { settings, context: standinContext(controls()), ...(page ? { page } : {}) };
+  document.body.append(Object.assign(document.createElement('script'), { type: 'application/json', id: 'toolgate-settings-stored', textContent: JSON.stringify(data) }));
+  return true;
+}
 
 function start() {
-  host.postMessage({ type: 'start', query: window.location.search, saved: localStorage.getItem(SAVED_KEY), controls: controls() });
+  if (putStoredInPage()) {
+    onPageMark('toolgate-settings-visible', startHost);
+    setTimeout(startHost, HOST_AT_LATEST_MS);
+  } else {
+    startHost();
+  }
+  // The host loads its core once the page has shown its first check (settings-standin-host.js).
+  onPageMark('toolgate-settings-ready', () => toHost({ type: 'page-checked' }));
   globalThis.toolgateStandin = {
     log,
     /** The agent session's grants in force at `now`, as the host holds them. */
-    grants: (now) => new Promise((resolve) => { const id = ++lastId; asked.set(id, resolve); host.postMessage({ type: 'grants', id, now }); }),
+    grants: (now) => new Promise((resolve) => { const id = ++lastId; asked.set(id, resolve); toHost({ type: 'grants', id, now }); }),
   };
   for (const id of ['standin-admin', 'standin-disabled', 'standin-managed', 'standin-trusted']) {
-    $(id).addEventListener('change', () => { log(`context changed: ${id.slice(8)}`); host.postMessage({ type: 'controls', controls: controls() }); });
+    $(id).addEventListener('change', () => { log(`context changed: ${id.slice(8)}`); toHost({ type: 'controls', controls: controls() }); });
   }
   $('standin-reset').addEventListener('click', () => {
     localStorage.removeItem(SAVED_KEY);
     localStorage.removeItem('toolgate.standin.draft');
     log('stored settings reset to the sample');
-    host.postMessage({ type: 'stored', saved: null });
+    toHost({ type: 'stored', saved: null });
   });
   // For tests: the sample the host starts from.
-  import('./settings-standin-sample.js').then(({ hiddenSample, sampleCatalogue, sampleSettings }) => {
-    const sample = new URLSearchParams(window.location.search).get('sample') === 'hidden' ? hiddenSample(sampleSettings) : sampleSettings;
-    Object.assign(globalThis.toolgateStandin, { sample, sampleSettings, sampleCatalogue });
-  });
+  Object.assign(globalThis.toolgateStandin, { sample: standinSample(new URLSearchParams(window.location.search)), sampleSettings, sampleCatalogue });
 }
 
 const theme = $('standin-theme');

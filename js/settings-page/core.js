@@ -4,17 +4,26 @@
 //   - loadValidator(): checking the settings and what drawing them asks of the core;
 //   - loadDecider(): `Policy` and `decideMcp`, what "Try a call" decides with;
 //   - loadTools(): importing another agent's settings, and checking them with lint's findings.
-// The link and the validator are the page's own small modules; the decider and the tools are the
-// tools' module (the engine with lint and the importers), loaded once when the first is used.
+// The link and the validator are the page's own small modules (their glue bundled into the
+// page's file); the decider and the tools are the tools' module (the engine with lint and the
+// importers), loaded once when the first is used.
 // Nothing the page holds from one part (a `Policy`, a class) is given to another part's functions;
 // only plain JSON values pass between them. No other file of the page imports the wasm modules.
 
-/** Where each part comes from, relative to this file. */
+import * as linkGlue from './link/toolgate_link.js';
+import * as validatorGlue from './validator/toolgate_validator.js';
+
+/**
+ * Where each part comes from: its glue (the page's own modules' glue is in the page's file: the
+ * build bundles it; the tools' is imported, relative to this file, and finds its own .wasm), and
+ * for the page's own modules their .wasm, relative to this file, fetched when the part is first
+ * asked for and compiled while it downloads (the validator's while the page lays itself out).
+ */
 const MODULES = {
-  link: './link/toolgate_link.js',
-  validator: './validator/toolgate_validator.js',
-  decider: '../tools/web/toolgate_tools_raw.js',
-  tools: '../tools/web/toolgate_tools_raw.js',
+  link: [linkGlue, './link/toolgate_link_bg.wasm'],
+  validator: [validatorGlue, './validator/toolgate_validator_bg.wasm'],
+  decider: ['../tools/web/toolgate_tools_raw.js'],
+  tools: ['../tools/web/toolgate_tools_raw.js'],
 };
 
 /** The members of each part the page uses. */
@@ -29,11 +38,14 @@ const MEMBERS = {
 const modules = new Map(); // specifier → promise of the initialised module (each initialised once)
 const parts = new Map(); // part → promise of its members
 
-/** A module, imported and its wasm fetched (from beside its glue: CSP `connect-src`) and compiled once. */
-function initialised(specifier) {
+/** A module, imported and its wasm fetched (from the page's own source: CSP `connect-src`) and compiled once. */
+function initialised([glue, wasm]) {
+  const specifier = typeof glue === 'string' ? glue : wasm;
   if (!modules.has(specifier)) {
-    const loading = import(specifier).then(async (module) => {
-      await module.default();
+    const response = wasm === undefined ? undefined : fetch(new URL(wasm, import.meta.url));
+    response?.catch(() => {}); // its failure is the init's, below
+    const loading = (typeof glue === 'string' ? import(glue) : Promise.resolve(glue)).then(async (module) => {
+      await module.default(response === undefined ? undefined : { module_or_path: response });
       return module;
     });
     // A failed load may be tried again.

@@ -110,6 +110,16 @@ export interface SettingsPageHtmlOptions {
    * A value that is not an origin (`*` included) is a `TypeError`.
    */
   hostOrigin?: string;
+  /**
+   * The stored settings, as stored: written into the HTML as data (a JSON block, never run), so
+   * the page draws them before any message; the host's `load` then checks them. Not an object:
+   * left out (the host's `load` says what is wrong with them).
+   */
+  settings?: object;
+  /** With `settings`: the page options, as given to `createSettingsHost` (checked the same way). */
+  page?: PageOptions;
+  /** With `settings`: the host's context (the MCP catalogue, the administrator's state, workspace trust). */
+  context?: PageContext;
 }
 
 /**
@@ -119,8 +129,8 @@ export interface SettingsPageHtmlOptions {
 export declare function settingsPageHtml(options: SettingsPageHtmlOptions): string;
 
 /**
- * The `<link>`s that preload the page's module (the tools' web glue, its snippets and its .wasm)
- * for a page whose `settings-page.js` is at `scriptUri`: for a page whose HTML is not
+ * The `<link>` that preloads the link's .wasm, the one file the page needs to start beside its
+ * own script, for a page whose `settings-page.js` is at `scriptUri`: for a page whose HTML is not
  * `settingsPageHtml`'s.
  */
 export declare function pagePreloads(scriptUri: string | { toString(): string }): string;

@@ -12,24 +12,17 @@ const PROTOCOL_VERSION = 1;
 const defaultCore = null; // host.cjs: the tools' Node build
 
 /**
- * The page's module files, relative to settings-page.js: its own modules beside it (one per
- * section and the helpers they share), and the glue of its two wasm modules (the link to its host
- * and the validator) with their snippets (the build writes their list; the snippets' folder is
- * named by a hash), and the link's .wasm. The page's HTML preloads them, so they download beside
- * the page's script instead of one import after another. The validator's .wasm is not preloaded:
- * the page fetches it once the stored settings are drawn, so the first paint waits for nothing
- * but the link.
+ * What the page's HTML preloads, relative to settings-page.js (itself one file, its modules and
+ * the link's glue bundled): the link's .wasm, which the page needs to start. The validator's glue
+ * and .wasm are fetched once the stored settings are drawn, so the first paint waits for nothing
+ * but the page's file and the link.
  */
-const PAGE_MODULES = []; // written by scripts/build-settings-page.mjs
 const PAGE_WASM = './link/toolgate_link_bg.wasm';
 
 /** The `<link>`s that preload the page's module, for a page whose script is at `scriptUri`. */
 function pagePreloads(scriptUri) {
   const at = (path) => escapeHtml(new URL(path, String(scriptUri)).href);
-  return [
-    ...PAGE_MODULES.map((path) => `<link rel="modulepreload" href="${at(path)}">`),
-    `<link rel="preload" as="fetch" type="application/wasm" crossorigin href="${at(PAGE_WASM)}">`,
-  ].join('\n');
+  return `<link rel="preload" as="fetch" type="application/wasm" crossorigin href="${at(PAGE_WASM)}">`;
 }
 
 // Values go into double-quoted attributes and text, so single quotes (the CSP's) stay as written.
@@ -43,8 +36,12 @@ const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAP
  * `connect-src` only to `cspSource`, to fetch the core's .wasm), the stylesheet, the preloads and
  * the page's module. `scriptUri` / `styleUri` are the webview URIs of `settings-page.js` /
  * `settings-page.css` (vscode.Uri or string).
+ *
+ * `settings` (the stored settings, as stored), with `page` (the page options, as the host's) and
+ * `context`, go into the HTML as data the page reads (a JSON block, never run): the page draws them
+ * before any message, and the host's `load` checks them (or replaces them, if they changed since).
  */
-function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permissions', lang = 'en', storageKey, hostOrigin } = {}) {
+function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permissions', lang = 'en', storageKey, hostOrigin, settings, page, context } = {}) {
   for (const [name, value] of Object.entries({ cspSource, scriptUri, styleUri })) {
     if (value === undefined || value === null || String(value) === '') {
       throw new TypeError(`settingsPageHtml: ${name} is required`);
@@ -70,10 +67,30 @@ ${pagePreloads(scriptUri)}
 </head>
 <body>
 <div id="toolgate-settings"${key}${host}><p class="tg-loading">Loading the settings…</p></div>
-</body>
+${storedBlock({ settings, page, context })}</body>
 </html>
 `;
 }
+
+/**
+ * The stored settings as data in the page's HTML (`<script type="application/json">`: never run,
+ * so the CSP allows it), or nothing when there are none. Every `<` is written `\u003c`, so no text
+ * in the settings can close the block. Settings that are not an object are left to the host's
+ * `load`, which says what is wrong with them.
+ */
+function storedBlock({ settings, page, context }) {
+  const checkedPage = checkPageOptions(page, 'settingsPageHtml');
+  if (context !== undefined && (context === null || typeof context !== 'object' || Array.isArray(context))) {
+    throw new TypeError('settingsPageHtml: context must be an object (the MCP catalogue, the administrator\'s state, workspace trust)');
+  }
+  if (settings === undefined || settings === null || typeof settings !== 'object' || Array.isArray(settings)) return '';
+  const data = { settings, ...(context ? { context } : {}), ...(checkedPage ? { page: checkedPage } : {}) };
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${STORED_BLOCK_ID}">${json}</script>\n`;
+}
+
+/** The id of the stored settings' block in the page's HTML (the page reads it: stored.js). */
+const STORED_BLOCK_ID = 'toolgate-settings-stored';
 
 /** What the host's context may be: a value, or a function giving one (or a promise of one). */
 async function resolve(valueOrFunction) {
@@ -87,34 +104,34 @@ function problem(code, message) {
 /** The page's sections, by name; `sections` in the page options picks and orders them. */
 const SECTIONS = ['rules', 'try', 'mcp', 'roo', 'gasoline', 'grants', 'log', 'proposals'];
 
-/** Checks the embedder's page options (their mistake: a TypeError naming the field). */
-function checkPageOptions(page) {
+/** Checks the embedder's page options (their mistake: a TypeError naming the field and `who` was given them). */
+function checkPageOptions(page, who = 'createSettingsHost') {
   if (page === undefined) return undefined;
-  if (!page || typeof page !== 'object') throw new TypeError('createSettingsHost: page must be an object');
+  if (!page || typeof page !== 'object') throw new TypeError(`${who}: page must be an object`);
   const known = ['sections', 'title', 'agentName', 'intro', 'words', 'tools'];
   for (const key of Object.keys(page)) {
-    if (!known.includes(key)) throw new TypeError(`createSettingsHost: page.${key} is not an option (expected ${known.join(', ')})`);
+    if (!known.includes(key)) throw new TypeError(`${who}: page.${key} is not an option (expected ${known.join(', ')})`);
   }
   if (page.sections !== undefined) {
-    if (!Array.isArray(page.sections) || page.sections.length === 0) throw new TypeError('createSettingsHost: page.sections must list at least one section');
+    if (!Array.isArray(page.sections) || page.sections.length === 0) throw new TypeError(`${who}: page.sections must list at least one section`);
     for (const [i, name] of page.sections.entries()) {
-      if (!SECTIONS.includes(name)) throw new TypeError(`createSettingsHost: page.sections[${i}] ${JSON.stringify(name)} is not a section (expected ${SECTIONS.join(', ')})`);
+      if (!SECTIONS.includes(name)) throw new TypeError(`${who}: page.sections[${i}] ${JSON.stringify(name)} is not a section (expected ${SECTIONS.join(', ')})`);
     }
   }
   for (const key of ['title', 'agentName', 'intro']) {
-    if (page[key] !== undefined && typeof page[key] !== 'string') throw new TypeError(`createSettingsHost: page.${key} must be a string`);
+    if (page[key] !== undefined && typeof page[key] !== 'string') throw new TypeError(`${who}: page.${key} must be a string`);
   }
   for (const [name, words] of Object.entries(page.words ?? {})) {
-    if (!SECTIONS.includes(name)) throw new TypeError(`createSettingsHost: page.words.${name} is not a section`);
+    if (!SECTIONS.includes(name)) throw new TypeError(`${who}: page.words.${name} is not a section`);
     for (const [key, value] of Object.entries(words ?? {})) {
-      if (!['heading', 'help'].includes(key) || typeof value !== 'string') throw new TypeError(`createSettingsHost: page.words.${name}.${key} must be heading or help, a string`);
+      if (!['heading', 'help'].includes(key) || typeof value !== 'string') throw new TypeError(`${who}: page.words.${name}.${key} must be heading or help, a string`);
     }
   }
   if (page.tools !== undefined) {
-    if (!Array.isArray(page.tools)) throw new TypeError('createSettingsHost: page.tools must be a list of { name, label? }');
+    if (!Array.isArray(page.tools)) throw new TypeError(`${who}: page.tools must be a list of { name, label? }`);
     for (const [i, tool] of page.tools.entries()) {
       if (!tool || typeof tool.name !== 'string' || (tool.label !== undefined && typeof tool.label !== 'string')) {
-        throw new TypeError(`createSettingsHost: page.tools[${i}] must be { name: string, label?: string }`);
+        throw new TypeError(`${who}: page.tools[${i}] must be { name: string, label?: string }`);
       }
     }
   }

@@ -6,8 +6,9 @@
 // it is (./visible.js): characters that hide or reorder text written out and marked, each value
 // isolated from the text around it, a value holding them flagged.
 //
-// The page draws first and checks when it can: with only the link to the host loaded it posts
-// `ready` and draws the settings `load` brings; checking them (and what drawing asks of the core:
+// The page draws first and checks when it can: with only the link to the host loaded it draws the
+// stored settings its HTML carries (if the host put them there), posts `ready` and draws the
+// settings `load` brings; checking them (and what drawing asks of the core:
 // the tools' catalogue, the previews) follows when the validator is loaded, "Try a call"'s
 // decision when the decider is, and the import when it is used.
 //
@@ -19,7 +20,7 @@ import { loadCore, loadDecider, loadLink, loadTools, loadValidator } from './cor
 import { canonical, clone, h, put } from './dom.js';
 import { ProblemSlots } from './problems.js';
 import { ShellSection } from './shell.js';
-import { drawable } from './stored.js';
+import { drawable, storedInHtml } from './stored.js';
 import { ActivitySection } from './section-activity.js';
 import { GasolineSection } from './section-gasoline.js';
 import { ImportSection } from './section-import.js';
@@ -75,6 +76,9 @@ class SettingsPage {
       this.restored = true;
     }
     this.renderShell();
+    // The stored settings the host put in the page's HTML are drawn before any message.
+    const inHtml = storedInHtml();
+    if (inHtml) this.onLoad({ ...inHtml, checked: false });
     const keep = () => this.validateLater.flush();
     document.addEventListener('visibilitychange', keep);
     window.addEventListener('pagehide', keep);

@@ -1,5 +1,5 @@
-// The stored settings as a host sends them before it checked them (`load` with `checked: false`),
-// in the form the page draws.
+// The stored settings as a host sends them before it checked them (`load` with `checked: false`,
+// or in the page's HTML), in the form the page draws.
 import { clone } from './dom.js';
 
 /** An object, not an array or null. */
@@ -34,4 +34,20 @@ export function drawable(stored) {
     }
   }
   return settings;
+}
+
+/**
+ * The stored settings the host put in the page's HTML (settingsPageHtml's `settings`, with `page`
+ * and `context`): `{ settings, page?, context? }`, or undefined when there are none or the block
+ * cannot be read (the host's `load` then brings them).
+ */
+export function storedInHtml(doc = document) {
+  const block = doc.getElementById('toolgate-settings-stored');
+  if (!block || block.type !== 'application/json') return undefined;
+  try {
+    const data = JSON.parse(block.textContent);
+    if (isObject(data) && isObject(data.settings) && (data.page === undefined || isObject(data.page)) && (data.context === undefined || isObject(data.context))) return data;
+  } catch { /* said below */ }
+  console.warn('toolgate settings page: the stored settings in the page could not be read; waiting for the extension');
+  return undefined;
 }

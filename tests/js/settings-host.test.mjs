@@ -12,7 +12,8 @@ import * as esbuild from 'esbuild';
 import { installPackage, packedFiles, app, scratch } from './install-package.mjs';
 
 const require = createRequire(import.meta.url);
-const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'pkg');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = join(root, 'pkg');
 const { createSettingsHost, settingsPageHtml, PROTOCOL_VERSION } = require(join(pkg, 'settings-page', 'host.cjs'));
 const engine = require(join(pkg, 'tools', 'node', 'toolgate_tools.js'));
 const mcp = require(join(pkg, 'node', 'toolgate.js'));
@@ -223,30 +224,37 @@ test('the page HTML carries exactly the strict CSP, no inline script or style, a
   }
 });
 
-test('the page HTML preloads every file the page imports to draw, and the link\'s .wasm, each one the package ships', () => {
+test('the page HTML carries the stored settings as data the page reads, which no text in them can end or run', () => {
+  const uris = { cspSource: 'https://x', scriptUri: 'https://x/pkg/settings-page/settings-page.js', styleUri: 'https://x/s.css' };
+  const settings = { rules: { user: { tools: { terminal: { alwaysDeny: [{ pattern: '^a</script><script>alert(1)</script><!--' }] } } } }, gasoline: { yaml: '# \u2028 <b>' } };
+  const page = { sections: ['rules', 'try'], agentName: 'Acme' };
+  const context = { projectTrusted: false };
+  const html = settingsPageHtml({ ...uris, settings, page, context });
+  const blocks = [...html.matchAll(/<script type="application\/json" id="toolgate-settings-stored">([\s\S]*?)<\/script>/g)];
+  assert.equal(blocks.length, 1);
+  assert.deepEqual(JSON.parse(blocks[0][1]), { settings, page, context }, 'read back as written');
+  assert.ok(!/</.test(blocks[0][1]), 'no < inside the block: nothing in the settings can close it or open a comment');
+  // The block is data, never run: the page's policy allows no inline script, and needs none.
+  assert.equal([...html.matchAll(/<script\b(?![^>]*\bsrc=)(?![^>]*type="application\/json")/g)].length, 0);
+  // No settings, or settings that are not an object: no block (the host's `load` says what is wrong).
+  for (const none of [undefined, null, [], 'text', 42]) assert.ok(!/toolgate-settings-stored/.test(settingsPageHtml({ ...uris, settings: none })), String(none));
+  // The page options and the context are the embedder's: checked, the mistake named.
+  assert.throws(() => settingsPageHtml({ ...uris, settings, page: { sections: ['nope'] } }), /settingsPageHtml: page\.sections\[0\] "nope" is not a section/);
+  assert.throws(() => settingsPageHtml({ ...uris, settings, context: [] }), /settingsPageHtml: context must be an object/);
+});
+
+test('the page is one file whose HTML preloads the link\'s .wasm; the validator\'s .wasm waits for the drawn settings, the tools\' module for its use', () => {
   const html = settingsPageHtml({ cspSource: 'https://x', scriptUri: 'https://x/pkg/settings-page/settings-page.js', styleUri: 'https://x/s.css' });
   const preloaded = [...html.matchAll(/<link rel="(modulepreload|preload)"[^>]*href="https:\/\/x\/pkg\/([^"]+)"/g)].map((m) => [m[1], m[2]]);
-  // Every module reached by static imports from the page's script, plus the glue of the link and
-  // the validator (core.js imports them when asked) with what they import: nothing found import by import.
-  const reached = new Set();
-  const follow = (file) => {
-    if (reached.has(file)) return;
-    reached.add(file);
-    const text = readFileSync(join(pkg, file), 'utf8');
-    for (const [, path] of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g)) {
-      follow(join(dirname(file), path));
-    }
-  };
-  follow('settings-page/settings-page.js');
-  reached.delete('settings-page/settings-page.js');
-  assert.ok([...reached].some((f) => f.endsWith('section-rules.js')), 'the sections are modules of their own');
-  follow('settings-page/link/toolgate_link.js');
-  follow('settings-page/validator/toolgate_validator.js');
-  assert.deepEqual(preloaded.filter(([rel]) => rel === 'modulepreload').map(([, f]) => f).sort(), [...reached].sort());
-  assert.ok(!preloaded.some(([, f]) => f.includes('tools/')), 'the tools\' module waits until it is used');
-  assert.deepEqual(preloaded.filter(([rel]) => rel === 'preload').map(([, f]) => f), ['settings-page/link/toolgate_link_bg.wasm']);
-  for (const [, file] of preloaded) assert.ok(existsSync(join(pkg, file)), file);
+  assert.deepEqual(preloaded, [['preload', 'settings-page/link/toolgate_link_bg.wasm']]);
   assert.match(html, /<link rel="preload" as="fetch" type="application\/wasm" crossorigin href=/, 'preloaded as fetch() asks for it, or the browser fetches it twice');
+  // One file: no static import to wait for, one request instead of waves of them.
+  const page = readFileSync(join(pkg, 'settings-page', 'settings-page.js'), 'utf8');
+  assert.deepEqual([...page.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]), []);
+  // What it fetches later, by path from itself: each one the package ships.
+  const fetched = [...page.matchAll(/"(\.{1,2}\/[\w/.-]+\.(?:wasm|js))"(?!\s*:)/g)].map((m) => m[1]); // not the wasm imports' names
+  assert.deepEqual([...new Set(fetched)].sort(), ['../tools/web/toolgate_tools_raw.js', './link/toolgate_link_bg.wasm', './validator/toolgate_validator_bg.wasm']);
+  for (const file of fetched) assert.ok(existsSync(join(pkg, 'settings-page', file)), file);
 });
 
 test('an extension bundled with esbuild uses the host half by name, with the tools .wasm beside the bundle', async () => {
@@ -354,7 +362,7 @@ test("docs/settings-page.md's embedding example runs as written, and each value 
 test('the page draws unchecked stored settings filled in exactly as the core fills them', async () => {
   // The page's own filling (stored.js) runs before its validator is here; the core's is the
   // reference. Absent sections, absent fields, partly written sections and a full sample.
-  const { drawable } = await import(pathToFileURL(join(pkg, 'settings-page', 'stored.js')).href);
+  const { drawable } = await import(pathToFileURL(join(root, 'js', 'settings-page', 'stored.js')).href);
   const samples = [
     {},
     { mcp: { mcpAllowedTools: ['github:*'] } },

@@ -4,10 +4,11 @@
 // problems attach without moving what was drawn. A test host plays the extension: it answers
 // `ready` with the stored settings unchecked, then checked.
 //
-// The page's core.js may load its four parts from one module. To hold the validator back while the
-// link to the host loads, the test serves core.js with the validator, the decider and the tools
-// each at a module URL of its own (their module's URL and `?validator`, …), each fetching its
-// .wasm at that query: the parts as separate modules, each holdable by its .wasm request.
+// The page's file names where each of its four parts comes from (its core.js, bundled), and the
+// decider and the tools come from one module. To hold the validator back while the link to the
+// host loads, and to tell the decider's load from the tools', the test serves the page's file with
+// each part's last URL marked by its name (the validator's .wasm `?validator`, the decider's and
+// the tools' module `?decider`, `?tools`), and those modules fetching their .wasm at that query.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = join(root, 'pkg');
 const { validateSettings } = require(join(pkg, 'tools', 'node', 'toolgate_tools.js'));
+const { settingsPageHtml } = require(join(pkg, 'settings-page', 'host.cjs'));
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const WAIT = { timeout: 20000 };
@@ -39,7 +41,7 @@ const context = { catalogue: { servers: [{ name: 'github', tools: [{ name: 'crea
  * injected), whose core parts load from modules of their own; the validator's .wasm is held until
  * `release()`. `host(message)` gets what the page posts; `post(message)` sends to the page.
  */
-async function openHeld({ bypassCSP = false } = {}) {
+async function openHeld({ bypassCSP = false, inHtml } = {}) {
   const browserContext = await running.browser.newContext({ bypassCSP, viewport: { width: 1100, height: 900 } });
   const page = await browserContext.newPage();
   page.setDefaultTimeout(WAIT.timeout);
@@ -51,14 +53,14 @@ async function openHeld({ bypassCSP = false } = {}) {
 
   let release;
   const released = new Promise((resolve) => { release = resolve; });
-  await page.route('**/settings-page/core.js', async (route) => {
+  await page.route('**/settings-page/settings-page.js', async (route) => {
     const source = await (await route.fetch()).text();
     let parts = 0;
-    const rewritten = source.replace(/^ {2}(validator|decider|tools): '([^'?]+\.js)',$/gm, (line, part, specifier) => {
+    const rewritten = source.replace(/^ {2}(validator|decider|tools): \[(.*)"([^"?]+\.(?:js|wasm))"\](,?)$/gm, (line, part, before, url, comma) => {
       parts += 1;
-      return `  ${part}: '${specifier}?${part}',`;
+      return `  ${part}: [${before}"${url}?${part}"]${comma}`;
     });
-    assert.equal(parts, 3, 'core.js names the module of each part');
+    assert.equal(parts, 3, 'the page names where each part comes from');
     await route.fulfill({ contentType: 'text/javascript', body: rewritten });
   });
   await page.route(/\.js\?(validator|decider|tools)$/, async (route) => {
@@ -89,7 +91,7 @@ async function openHeld({ bypassCSP = false } = {}) {
 <title>Tool permissions</title>
 <link rel="stylesheet" href="${running.origin}/pkg/settings-page/settings-page.css">
 <script type="module" src="${running.origin}/pkg/settings-page/settings-page.js"></script>
-</head><body class="vscode-light"><div id="toolgate-settings"></div></body></html>`;
+</head><body class="vscode-light"><div id="toolgate-settings"></div>${inHtml ? storedBlock(inHtml) : ''}</body></html>`;
   await page.route(`${running.origin}/checking.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
   const post = (message) => page.evaluate((m) => window.postMessage(m, '*'), message);
   const ready = new Promise((resolve) => { onMessage = (m) => { if (m.type === 'ready') resolve(); }; });
@@ -100,6 +102,14 @@ async function openHeld({ bypassCSP = false } = {}) {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await browserContext.close();
   } };
+}
+
+/** The stored settings' block as the host half writes it into the page's HTML. */
+function storedBlock(data) {
+  const html = settingsPageHtml({ cspSource: running.origin, scriptUri: `${running.origin}/x.js`, styleUri: `${running.origin}/x.css`, ...data });
+  const block = html.match(/<script type="application\/json"[^>]*>.*?<\/script>/s)?.[0];
+  assert.ok(block, 'settingsPageHtml writes the block');
+  return block;
 }
 
 /** Resolves once `check()` holds (polled), or fails after the usual wait. */
@@ -242,6 +252,30 @@ test('the host\'s checked load after its unchecked one takes its problems withou
   await page.waitForSelector('body[data-ready="true"]', WAIT);
   assert.equal(await page.locator('#tg-gasoline .tg-problem.tg-error').count(), 1, 'the page\'s check finds the same problem, shown once');
   assert.deepEqual(await page.evaluate(() => [document.activeElement?.id, document.activeElement?.selectionStart, document.activeElement?.selectionEnd]), ['tg-rule-alwaysAllow-0', 2, 4]);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the stored settings in the page\'s HTML are drawn before any message; the host\'s load of the same settings draws nothing again', async () => {
+  const page_ = { sections: ['rules', 'mcp', 'gasoline'], title: 'Acme permissions' };
+  const { page, problems, fromPage, post, release, close } = await openHeld({ inHtml: { settings: stored, context, page: page_ } });
+  // Nothing answered `ready`: what is drawn came from the HTML.
+  await page.waitForSelector('body[data-visible="true"]', WAIT);
+  assert.deepEqual(fromPage.map((m) => m.type), ['ready']);
+  assert.equal(await page.textContent('h1'), 'Acme permissions');
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-sections'), 'rules mcp gasoline');
+  assert.equal(await page.inputValue('#tg-rule-alwaysAllow-1'), '^ls\\b');
+  assert.equal(await page.textContent('#tg-status'), 'Checking the settings…');
+  await page.evaluate(() => { document.getElementById('tg-mcp-entries').dataset.drawn = 'first'; });
+  // The host's answers: the same settings unchecked, then checked with their problems.
+  await post({ type: 'load', protocol: 1, settings: stored, context, page: page_, checked: false });
+  const checked = validateSettings(stored, context);
+  await post({ type: 'load', protocol: 1, settings: checked.settings, context, page: page_, problems: checked.errors });
+  await page.waitForSelector('#tg-gasoline .tg-problem.tg-error', WAIT);
+  assert.equal(await page.getAttribute('#tg-mcp-entries', 'data-drawn'), 'first', 'nothing is drawn again');
+  release();
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'false');
   assert.deepEqual(problems, []);
   await close();
 });

@@ -207,6 +207,7 @@ class Extension {
       localResourceRoots: [webviewRoot], // the page's script and style, and its module: nothing else
     });
     const { webview } = panel;
+    const page = minimal ? MINIMAL_PAGE : { agentName: 'Example Agent' };
     const host = createSettingsHost({
       webview,
       load: () => this.readStored(),
@@ -215,20 +216,20 @@ class Extension {
       // Validated again by the host half and persisted: decide with them from now on.
       onDidSave: () => this.use(host.settings, 'saved in the settings page'),
       log: (message, level) => this.log.appendLine(`[settings page ${level}] ${message}`),
-      ...(minimal
-        ? { page: MINIMAL_PAGE }
-        : {
-          page: { agentName: 'Example Agent' },
-          // The session's grants (revoked in the page), its approvals' suggested rules, its decisions.
-          activity: { session: () => this.session, now: () => this.now(), onRevoke: (persist) => this.forget(persist) },
-        }),
+      page,
+      // The session's grants (revoked in the page), its approvals' suggested rules, its decisions.
+      ...(minimal ? {} : { activity: { session: () => this.session, now: () => this.now(), onRevoke: (persist) => this.forget(persist) } }),
     });
     // The HTML (strict CSP: scripts and styles from the webview's own source, 'wasm-unsafe-eval'
     // to compile the core; no inline script or style) is set after the host listens for `ready`.
+    // It carries the stored settings, drawn before any message; the host's `load` checks them.
     webview.html = settingsPageHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'settings-page.js')),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'settings-page.css')),
+      settings: this.readStored(),
+      page,
+      context: this.pageContext(),
     });
     this.panel = { panel, host, minimal };
     panel.onDidDispose(() => {
