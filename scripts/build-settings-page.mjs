@@ -34,7 +34,7 @@ export async function buildSettingsPage({ root, pkg }) {
   await esbuild.build({ entryPoints: [join(source, 'settings-page.js')], outfile: join(out, 'settings-page.js'), bundle: true, format: 'esm',
     target: 'es2022', legalComments: 'none', logLevel: 'warning', plugins: [builtGlue] });
   for (const [dir, name] of [['link', 'toolgate_link'], ['validator', 'toolgate_validator']]) {
-    for (const file of [`${name}.js`, 'snippets']) rmSync(join(out, dir, file), { recursive: true, force: true });
+    for (const file of [`${name}.js`, 'snippets', 'package.json']) rmSync(join(out, dir, file), { recursive: true, force: true });
   }
 
   const host = readFileSync(join(source, 'host.mjs'), 'utf8');

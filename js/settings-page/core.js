@@ -2,7 +2,8 @@
 // first needs it, each resolving to the members the page uses of it:
 //   - loadLink(): the gloo glue to the host (`HostLink`, `Debouncer`), all the page needs to start;
 //   - loadValidator(): checking the settings and what drawing them asks of the core;
-//   - loadDecider(): `Policy` and `decideMcp`, what "Try a call" decides with;
+//   - loadDecider(): what "Try a call" decides with: `Policy` over `settingsPolicy`, `decideMcp`
+//     over `settingsMcp`, and `applySettingsChange` for its permission options;
 //   - loadTools(): importing another agent's settings, and checking them with lint's findings.
 // The link and the validator are the page's own small modules (their glue bundled into the
 // page's file); the decider and the tools are the tools' module (the engine with lint and the
@@ -29,9 +30,8 @@ const MODULES = {
 /** The members of each part the page uses. */
 const MEMBERS = {
   link: ['HostLink', 'Debouncer'],
-  validator: ['validateSettings', 'settingsMcp', 'settingsPolicy', 'settingsPreview', 'settingsTools', 'parseEntry',
-    'addToAllowlist', 'removeFromAllowlist', 'applySettingsChange'],
-  decider: ['Policy', 'decideMcp'],
+  validator: ['validateSettings', 'settingsPreview', 'settingsTools', 'parseEntry', 'addToAllowlist', 'removeFromAllowlist'],
+  decider: ['Policy', 'decideMcp', 'settingsPolicy', 'settingsMcp', 'applySettingsChange'],
   tools: ['importPolicy', 'validateSettings'],
 };
 
@@ -77,7 +77,7 @@ export const loadLink = () => load('link');
 /** What checking and drawing the settings need: `validateSettings`, `parseEntry`, `settingsTools`, … */
 export const loadValidator = () => load('validator');
 
-/** What "Try a call" decides with: `Policy` (over `settingsPolicy`'s plain spec) and `decideMcp`. */
+/** What "Try a call" decides with: `Policy` (over `settingsPolicy`'s plain spec), `decideMcp`, `applySettingsChange`. */
 export const loadDecider = () => load('decider');
 
 /** Importing another agent's settings (`importPolicy`), and `validateSettings` with lint's findings. */

@@ -81,7 +81,7 @@ export class TrySection {
     if (!this.tryResult || !this.draft) return;
     const tool = this.ui.tryTool;
     const values = this.ui.tryInputs[tool] ?? [];
-    // A call is decided by the decider over the validator's policy (or MCP settings).
+    // A call is decided by the decider, over the policy (or MCP settings) it makes of the draft.
     if (!this.checker || !this.decider) {
       const text = this.deciderLoading || !this.checker ? 'The decision shows here once the checks are loaded.' : 'The decision shows here when you try a call: change the call or pick a tool.';
       if (this.deciderLoading || !this.checker) this.tryResult.setAttribute('aria-busy', 'true');
@@ -105,7 +105,7 @@ export class TrySection {
   }
 
   renderDecision(tool, values) {
-    const policy = new this.decider.Policy(this.checker.settingsPolicy(this.draft, this.context));
+    const policy = new this.decider.Policy(this.decider.settingsPolicy(this.draft, this.context));
     try {
       const input = values.length > 1 ? values : values[0] ?? '';
       const d = policy.decide(tool, input);
@@ -151,7 +151,7 @@ export class TrySection {
       this.renderTry();
       return;
     }
-    const answer = this.checker.applySettingsChange(this.draft, option.change);
+    const answer = this.decider.applySettingsChange(this.draft, option.change);
     if (!answer.ok) {
       this.optionNote = answer.errors.map((e) => e.message).join('; ');
       this.renderTry();
@@ -166,8 +166,8 @@ export class TrySection {
   }
 
   renderCursorDecision([server = '', tool = '']) {
-    const { addToAllowlist, settingsMcp } = this.checker;
-    const { decideMcp } = this.decider;
+    const { addToAllowlist } = this.checker;
+    const { decideMcp, settingsMcp } = this.decider;
     const d = decideMcp(server, tool, settingsMcp(this.draft, this.context), this.draft.mcp.mode);
     const outcome = d.needApproval ? 'confirm' : 'allow';
     const buttons = d.candidatesForAllowlist.map((c) => h('button', { type: 'button', class: 'tg-primary', dataset: { kind: 'addToAllowlist' },

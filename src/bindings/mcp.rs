@@ -64,6 +64,7 @@ fn mode_arg(mode: JsAutoRunMode) -> Result<AutoRunMode, JsValue> {
 
 /// Checks a server or tool name: non-empty, at most 256 characters, not only whitespace,
 /// and no `:` or `*` unless it is exactly `*`. `kind` only words the message.
+#[cfg(feature = "mcp")]
 #[wasm_bindgen(js_name = validateName, unchecked_return_type = "{ ok: true } | { ok: false, errors: Problem[] }")]
 pub fn validate_name(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
@@ -76,6 +77,7 @@ pub fn validate_name(
 }
 
 /// Builds the `server:tool` entry, checking both names.
+#[cfg(feature = "mcp")]
 #[wasm_bindgen(js_name = formatEntry, unchecked_return_type = "{ ok: true, entry: string } | { ok: false, errors: Problem[] }")]
 pub fn format_entry(
     #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
@@ -94,6 +96,7 @@ pub fn parse_entry(#[wasm_bindgen(unchecked_param_type = "string")] entry: JsVal
 }
 
 /// Whether one entry allows `toolName` on `serverId` (case-sensitive; invalid entries match nothing).
+#[cfg(feature = "mcp")]
 #[wasm_bindgen(js_name = entryMatches)]
 pub fn entry_matches(
     #[wasm_bindgen(unchecked_param_type = "string")] serverId: JsValue,
@@ -131,6 +134,7 @@ pub fn remove_from_allowlist(
 }
 
 /// Drops duplicates and entries covered by a wildcard; reports invalid entries (kept in the list).
+#[cfg(feature = "mcp")]
 #[wasm_bindgen(js_name = normalizeAllowlist)]
 pub fn normalize_allowlist(
     #[wasm_bindgen(unchecked_param_type = "string[]")] list: JsValue,
@@ -152,6 +156,7 @@ pub struct SplitOptions {
 }
 
 /// Splits `mcp_<server>_<tool>` or `mcp__<server>__<tool>`; `knownServerIds` fixes ids containing `_`.
+#[cfg(feature = "mcp")]
 #[wasm_bindgen(js_name = splitToolName)]
 pub fn split_tool_name(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,

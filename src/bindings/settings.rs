@@ -4,7 +4,9 @@
 
 use super::{json_arg, optional_json_arg, to_js, to_ts};
 use crate::api;
+#[cfg(feature = "engine")]
 use crate::mcp::McpSettings;
+#[cfg(feature = "engine")]
 use crate::policy::{PolicySpec, SettingsChange};
 use crate::settings::{self, PageContext, PageSettings, SettingsPreview, SettingsValidation};
 use tsify::Ts;
@@ -63,6 +65,8 @@ pub fn settings_preview(settings: Ts<PageSettings>, context: Option<Ts<PageConte
 
 /// The policy the tool rules mean (Zed's switches over the managed, user and project layers):
 /// `new Policy(settingsPolicy(settings, context))` decides as the page's "Try a call" does.
+// What "Try a call" decides with: in the modules that decide, not the page's validator.
+#[cfg(feature = "engine")]
 #[wasm_bindgen(js_name = settingsPolicy)]
 pub fn settings_policy(settings: Ts<PageSettings>, context: Option<Ts<PageContext>>) -> Result<Ts<PolicySpec>, JsValue> {
     let settings: PageSettings = json_arg(&settings.js_value(), "settings")?;
@@ -71,6 +75,8 @@ pub fn settings_policy(settings: Ts<PageSettings>, context: Option<Ts<PageContex
 
 /// The settings Cursor's MCP decision reads (`new McpPolicy(…)` in the main entry), from the
 /// user's MCP section and the administrator's state.
+// What "Try a call" decides with: in the modules that decide, not the page's validator.
+#[cfg(feature = "engine")]
 #[wasm_bindgen(js_name = settingsMcp)]
 pub fn settings_mcp(settings: Ts<PageSettings>, context: Option<Ts<PageContext>>) -> Result<Ts<McpSettings>, JsValue> {
     let settings: PageSettings = json_arg(&settings.js_value(), "settings")?;
@@ -79,6 +85,8 @@ pub fn settings_mcp(settings: Ts<PageSettings>, context: Option<Ts<PageContext>>
 
 /// A copy of the settings with a permission option's change applied to the user's or the
 /// project's rules; a change to another layer comes back as `{ ok: false, errors }`.
+// A permission option's change: offered where calls are decided, not by the page's validator.
+#[cfg(feature = "engine")]
 #[wasm_bindgen(js_name = applySettingsChange, unchecked_return_type = "{ ok: true, settings: PageSettings } | { ok: false, errors: Problem[] }")]
 pub fn apply_settings_change(settings: Ts<PageSettings>, change: Ts<SettingsChange>) -> Result<JsValue, JsValue> {
     let settings: PageSettings = json_arg(&settings.js_value(), "settings")?;

@@ -8,6 +8,7 @@
 //! match it (see [`super::rules::Subject::guessed_path`]).
 
 use super::items::{ItemKind, Items};
+#[cfg(feature = "shell")]
 use crate::shell::HazardKind;
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,7 @@ impl HostPaths {
 }
 
 /// One path a command line names.
+#[cfg(feature = "shell")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NamedPath {
     /// The path, with `~`, `$HOME` and `$PWD` read and made absolute where the host said how.
@@ -51,6 +53,7 @@ pub(crate) struct NamedPath {
 /// Codex's `is_safe_command`, Claude Code's read-only set and VS Code's auto-approve defaults
 /// name (see `src/policy/presets/README.md` for each source), without `cd` (a later command of the line
 /// writes relative to where it went).
+#[cfg(feature = "shell")]
 const READERS: &[&str] = &[
     "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "wc", "file", "du", "df", "diff", "cmp", "nl", "tac", "sort",
     "uniq", "cut", "tr", "column", "tree", "find", "base64", "echo", "printf", "pwd", "which", "realpath", "readlink", "basename",
@@ -62,6 +65,7 @@ const READERS: &[&str] = &[
 /// such as cat, head, tail, and sed" (code.claude.com/docs/en/permissions, "Read and Edit");
 /// these are the POSIX and GNU coreutils that copy, move, link, create, remove or change files,
 /// and the viewers and archivers that name them.
+#[cfg(feature = "shell")]
 const FILE_COMMANDS: &[&str] = &[
     "cp", "mv", "install", "ln", "tee", "touch", "rm", "rmdir", "mkdir", "truncate", "dd", "chmod", "chown", "chgrp", "sed", "awk", "gawk",
     "mawk", "nawk", "less", "more", "xxd", "od", "hexdump", "strings", "scp", "rsync", "tar", "zip", "unzip", "vi", "vim", "nano",
@@ -71,6 +75,7 @@ const FILE_COMMANDS: &[&str] = &[
 /// or has a dot inside (`key.pem`). A bare word (`build` in `npm run build`) is not taken for
 /// one: Claude Code reverted reading it as a path (anthropics/claude-code#91995 tells the story
 /// of `npm run build` denied under `Read(./**/build/**)`).
+#[cfg(feature = "shell")]
 fn looks_like_path(word: &str) -> bool {
     word.contains('/') || word.starts_with(['.', '~']) || word.trim_matches('.').contains('.')
 }
@@ -88,6 +93,7 @@ fn candidates(arg: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The string literals of an awk program (`getline < "/secrets/key"`, `print > "x"`).
+#[cfg(feature = "shell")]
 fn awk_strings(program: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut chars = program.chars();
@@ -135,6 +141,7 @@ pub(crate) fn expand(word: &str, host: &HostPaths) -> String {
 }
 
 /// Every path the command line's items name.
+#[cfg(feature = "shell")]
 pub(crate) fn named_paths(items: &Items, host: &HostPaths) -> Vec<NamedPath> {
     let mut out = Vec::new();
     let mut push = |word: &str, written: bool, item: usize| out.push(NamedPath { path: expand(word, host), written, item });

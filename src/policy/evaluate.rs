@@ -645,7 +645,7 @@ impl Policy {
                 hit: Hit::default(),
                 protected: None,
             }),
-            #[cfg(feature = "analysis")]
+            #[cfg(feature = "shell")]
             InputKind::Command { shell } if shell != crate::shell::Shell::Unknown && outcome != Outcome::Deny => {
                 self.stricter_in_command(items, outcome)
             }
@@ -656,7 +656,7 @@ impl Policy {
     /// [`Policy::stricter_by_paths`] for a command line: its named paths meet the path tools'
     /// deny and confirm rules (a read tool's on every path, a write tool's on written ones),
     /// then protection on written ones.
-    #[cfg(feature = "analysis")]
+    #[cfg(feature = "shell")]
     fn stricter_in_command(&self, items: &Items, outcome: Outcome) -> Option<PathFinding> {
         // Nothing to meet: no path rules, and protection only turns an allow into a question.
         if self.path_rule_tools.is_empty()
@@ -745,7 +745,7 @@ impl Policy {
 
 /// Paths no rule about particular paths names (a control character in each), absolute and
 /// relative: a rule that matches one is a rule on the whole tool.
-#[cfg(feature = "analysis")]
+#[cfg(feature = "shell")]
 const WHOLE_TOOL_PROBES: [&str; 2] = ["/\u{1}toolgate-probe\u{1}/\u{1}", "\u{1}toolgate-probe\u{1}"];
 
 /// A write to a protected path: it asks, naming the entry and why.

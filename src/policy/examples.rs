@@ -12,7 +12,9 @@
 use super::evaluate::Decision;
 use super::reason::Reason;
 use super::rules::{ListKind, RuleRef};
-use super::{Outcome, Policy};
+use super::Outcome;
+#[cfg(feature = "shell")]
+use super::Policy;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -184,6 +186,7 @@ pub(crate) struct ExamplesAt {
 }
 
 /// Checks the examples of the rules at these places, in order.
+#[cfg(feature = "shell")]
 pub(crate) fn check(policy: &Policy, places: &[(ExamplesAt, String)]) -> Vec<ExampleFailure> {
     let mut failures = Vec::new();
     for (at, tool) in places {

@@ -188,28 +188,29 @@ impl Items<'_> {
     }
 }
 
-/// Why a build without the `analysis` feature (the MCP entry's) leaves a call of this kind
-/// unanalysed, or `None` when it analyses it: such a build never reads a command line, so the
-/// evaluator asks (or refuses, where the tool's default refuses) instead of matching rules.
+/// Why a build without the `shell` feature (the MCP entry's, the settings page's validator) leaves
+/// a call of this kind unanalysed, or `None` when it analyses it: such a build never reads a
+/// command line, so the evaluator asks (or refuses, where the tool's default refuses) instead of
+/// matching rules.
 pub(crate) fn unanalysed(kind: InputKind) -> Option<&'static str> {
-    (!cfg!(feature = "analysis") && matches!(kind, InputKind::Command { .. })).then_some(NOT_ANALYSED)
+    (!cfg!(feature = "shell") && matches!(kind, InputKind::Command { .. })).then_some(NOT_ANALYSED)
 }
 
 const NOT_ANALYSED: &str =
-    "this build of toolgate (its MCP entry) does not analyse command lines, so the call is not checked against rules; toolgate/engine decides command lines";
+    "this build of toolgate (its MCP entry, or the settings page's validator) does not analyse command lines, so the call is not checked against rules; toolgate/engine decides command lines";
 
 /// Turns a call's inputs into items by the tool's input kind.
 pub(crate) fn of(kind: InputKind, inputs: &[String]) -> Items<'_> {
     let mut items = Items::default();
     match kind {
         // Never used to decide (see `unanalysed`); still nothing an allow rule could vouch for.
-        #[cfg(not(feature = "analysis"))]
+        #[cfg(not(feature = "shell"))]
         InputKind::Command { shell } => {
             items.shell = Some(shell);
             items.list.extend(inputs.iter().cloned().map(|i| ItemVerdict::plain(i, ItemKind::Input)));
             items.cannot_vouch = Some(NOT_ANALYSED.to_owned());
         }
-        #[cfg(feature = "analysis")]
+        #[cfg(feature = "shell")]
         InputKind::Command { shell } => {
             items.shell = Some(shell);
             for input in inputs {

@@ -509,7 +509,7 @@ pub struct Policy {
     protected: protected::ProtectedPaths,
     /// Path tools with deny or confirm rules, and what they do with a path: their rules also
     /// meet the paths a command line names.
-    #[cfg(feature = "analysis")]
+    #[cfg(feature = "shell")]
     path_rule_tools: Vec<(String, Option<PathAccess>)>,
 }
 
@@ -529,9 +529,9 @@ impl Policy {
         // tests (src/policy/presets), so only the spec's rules are self-tested here.
         // Presets hold rules for command-line tools only, and a build without the shell analysis
         // asks on every command line whatever its rules say: leaving them out loosens nothing.
-        #[cfg(feature = "analysis")]
+        #[cfg(feature = "shell")]
         let preset_layers = presets::layers_for(&spec.presets, &kinds);
-        #[cfg(not(feature = "analysis"))]
+        #[cfg(not(feature = "shell"))]
         let preset_layers: Vec<LayerSpec> = Vec::new();
         let mut with_examples = Vec::new();
         for (layer_index, layer) in spec.layers.iter().chain(preset_layers.iter()).enumerate() {
@@ -599,7 +599,7 @@ impl Policy {
             ignored.extend(lift_notes);
             protected
         };
-        #[cfg(feature = "analysis")]
+        #[cfg(feature = "shell")]
         let mut path_rule_tools: Vec<(String, Option<PathAccess>)> = tools
             .iter()
             .filter(|(_, index)| index.has_restrictions())
@@ -609,9 +609,9 @@ impl Policy {
                 _ => None,
             })
             .collect();
-        #[cfg(feature = "analysis")]
+        #[cfg(feature = "shell")]
         path_rule_tools.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut policy = Policy {
+        let policy = Policy {
             spec,
             tools,
             kinds,
@@ -623,13 +623,26 @@ impl Policy {
             example_failures: Vec::new(),
             #[cfg(feature = "analysis")]
             protected,
-            #[cfg(feature = "analysis")]
+            #[cfg(feature = "shell")]
             path_rule_tools,
         };
-        if !with_examples.is_empty() {
-            policy.example_failures = examples::check(&policy, &with_examples);
+        policy.with_examples_checked(&with_examples)
+    }
+
+    /// The policy with its rules' examples checked against it. Deciding a command example needs
+    /// the shell analysis; a build without it (the settings page's validator, which never reports
+    /// examples) does not check them.
+    #[cfg(feature = "shell")]
+    fn with_examples_checked(mut self, places: &[(examples::ExamplesAt, String)]) -> Self {
+        if !places.is_empty() {
+            self.example_failures = examples::check(&self, places);
         }
-        policy
+        self
+    }
+
+    #[cfg(not(feature = "shell"))]
+    fn with_examples_checked(self, _places: &[(examples::ExamplesAt, String)]) -> Self {
+        self
     }
 
     /// The examples of the spec's rules that the policy does not decide as their rule says

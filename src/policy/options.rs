@@ -14,7 +14,7 @@ use super::rules::MatcherKind;
 use super::suggest;
 use super::suggestion::Suggestion;
 use super::{LayerKind, LayerSpec, Outcome, Policy, PolicySpec, RuleSpec};
-#[cfg(feature = "analysis")]
+#[cfg(feature = "shell")]
 use crate::shell;
 use serde::{Deserialize, Serialize};
 
@@ -104,8 +104,12 @@ enum Form {
 /// The patterns that would cover these inputs, by the tool's input kind.
 #[cfg(feature = "analysis")]
 fn input_patterns(kind: InputKind, inputs: &[String], form: Form) -> Vec<Suggestion> {
+    // Only a command's patterns depend on the form.
+    #[cfg(not(feature = "shell"))]
+    let _ = form;
     let mut found = Vec::new();
     match kind {
+        #[cfg(feature = "shell")]
         InputKind::Command { shell } => {
             for input in inputs {
                 let analysis = shell::analyze_in(shell, input);
@@ -119,6 +123,9 @@ fn input_patterns(kind: InputKind, inputs: &[String], form: Form) -> Vec<Suggest
                 }));
             }
         }
+        // A build that does not read command lines suggests no pattern for one.
+        #[cfg(not(feature = "shell"))]
+        InputKind::Command { .. } => {}
         InputKind::PathPair => {
             if let (Some(a), Some(b)) = (inputs.first(), inputs.get(1)) {
                 found.extend(suggest::common_parent_pattern(a, b));

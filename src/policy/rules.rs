@@ -212,7 +212,7 @@ impl<'a> Subject<'a> {
     }
 
     /// A word of a command line that may name a path (see [`Subject::guessed_path`]).
-    #[cfg(feature = "analysis")]
+    #[cfg(feature = "shell")]
     pub fn guessed_path(text: &'a str) -> Self {
         Subject { guessed_path: true, ..Subject::text(text) }
     }

@@ -20,6 +20,7 @@ use super::literal_program::LiteralProgram;
 use super::path::normalize_path;
 use super::rules::MatcherKind;
 use super::suggestion::Suggestion;
+#[cfg(feature = "shell")]
 use crate::shell::{SubCommand, SubCommandKind};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -206,6 +207,7 @@ pub(crate) fn command_pattern(text: &str) -> Option<Suggestion> {
 /// [`command_pattern`] for an analysed item, refused when splitting its text at spaces does
 /// not find the item's own command word and first argument — a quoted value with a space
 /// (`FOO="a b" git log` renders as `FOO=a b git log`) would otherwise shift every word.
+#[cfg(feature = "shell")]
 pub(crate) fn command_pattern_of(item: &SubCommand) -> Option<Suggestion> {
     if item.kind != SubCommandKind::Command {
         return None;

@@ -22,7 +22,7 @@ pub use hazards::{Hazard, HazardKind, EXECUTING_FLAGS};
 pub use rm_guard::{catastrophic_rm, CatastrophicRm};
 #[cfg(feature = "analysis")]
 pub(crate) use runs::base_name;
-#[cfg(feature = "analysis")]
+#[cfg(feature = "shell")]
 pub(crate) use runs::effective_command;
 pub use runs::{wrappers, RunForm};
 
