@@ -101,8 +101,9 @@ const WASM_FILES = [
   ['web/toolgate_bg.wasm', 100_000], ['engine/web/toolgate_engine_bg.wasm', 150_000],
   // No target: the engine plus lint, import/export and the settings validator.
   ['tools/web/toolgate_tools_bg.wasm', null],
-  // The settings page's own: its glue to the host, and what validates and saves a draft.
-  ['settings-page/link/toolgate_link_bg.wasm', null], ['settings-page/validator/toolgate_validator_bg.wasm', 250_000],
+  // The settings page's own: its file (its modules, the glue of its two modules and the .wasm of
+  // its link to the host), and what validates and saves a draft.
+  ['settings-page/settings-page.js', null], ['settings-page/validator/toolgate_validator_bg.wasm', 250_000],
 ];
 const readSizes = (pkg) => new Map(WASM_FILES.map(([file]) => {
   try {

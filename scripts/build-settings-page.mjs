@@ -26,16 +26,18 @@ export async function buildSettingsPage({ root, pkg }) {
     else rmSync(join(out, file), { force: true });
   }
   // The glue of the page's two wasm modules (core.js imports it from ./link/ and ./validator/,
-  // built here, with its snippets) goes into the page's file; only their .wasm stay beside it.
+  // built here, with its snippets) goes into the page's file; only the validator's .wasm stays
+  // beside it.
   // The tools' module stays a dynamic import, by path from the page.
   const builtGlue = { name: 'built-glue', setup(build) {
     build.onResolve({ filter: /^\.\/(link|validator)\// }, (args) => ({ path: join(out, args.path) }));
   } };
+  // The link's .wasm too (80 KB), as bytes: the page compiles it synchronously and draws before
+  // it yields to the browser, instead of fetching it and waiting a turn of the event loop.
   await esbuild.build({ entryPoints: [join(source, 'settings-page.js')], outfile: join(out, 'settings-page.js'), bundle: true, format: 'esm',
-    target: 'es2022', legalComments: 'none', logLevel: 'warning', plugins: [builtGlue] });
-  for (const [dir, name] of [['link', 'toolgate_link'], ['validator', 'toolgate_validator']]) {
-    for (const file of [`${name}.js`, 'snippets', 'package.json']) rmSync(join(out, dir, file), { recursive: true, force: true });
-  }
+    target: 'es2022', legalComments: 'none', logLevel: 'warning', plugins: [builtGlue], loader: { '.wasm': 'binary' } });
+  rmSync(join(out, 'link'), { recursive: true, force: true });
+  for (const file of ['toolgate_validator.js', 'snippets', 'package.json']) rmSync(join(out, 'validator', file), { recursive: true, force: true });
 
   const host = readFileSync(join(source, 'host.mjs'), 'utf8');
 

@@ -21,19 +21,10 @@ function resolvePath(urlPath) {
   return file.startsWith(dir + sep) ? file : null;
 }
 
-/** The stand-in settings page gets the preloads `settingsPageHtml` gives a webview. */
-async function withPagePreloads(file, body) {
-  const marker = /<!-- toolgate:page-preloads[^>]*-->/;
-  if (extname(file) !== '.html' || !marker.test(body.toString('utf8'))) return body;
-  const { pagePreloads } = await import(pathToFileURL(join(root, 'pkg', 'settings-page', 'host.mjs')).href);
-  return Buffer.from(body.toString('utf8').replace(marker, pagePreloads('http://page.invalid/pkg/settings-page/settings-page.js')
-    .replaceAll('http://page.invalid', '')));
-}
-
 /** Gzipped bodies by file and modification time: compressed once, as a static server would. */
 const gzipped = new Map();
 async function gzippedBody(file, body) {
-  if (extname(file) === '.html') return gzipSync(body, { level: 9 }); // small, and may carry preloads
+  if (extname(file) === '.html') return gzipSync(body, { level: 9 }); // small
   const key = `${file}@${(await stat(file)).mtimeMs}`;
   let gz = gzipped.get(key);
   if (gz === undefined) gzipped.set(key, (gz = gzipSync(body, { level: 9 })));
@@ -45,7 +36,7 @@ export function startServer(port = 0) {
     const file = resolvePath(req.url ?? '/');
     try {
       if (!file) throw new Error('outside');
-      const body = await withPagePreloads(file, await readFile(file));
+      const body = await readFile(file);
       const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'content-security-policy': CSP, 'cache-control': 'no-store', vary: 'accept-encoding' };
       // Compressed where the browser accepts it, as any production server sends a page's module.

@@ -1,27 +1,30 @@
 // The settings page's only way to the toolgate core (wasm). Four parts, each loaded when the page
 // first needs it, each resolving to the members the page uses of it:
-//   - loadLink(): the gloo glue to the host (`HostLink`, `Debouncer`), all the page needs to start;
+//   - linkNow() / loadLink(): the gloo glue to the host (`HostLink`, `Debouncer`), all the page
+//     needs to start, compiled from the bytes the page's own file carries;
 //   - loadValidator(): checking the settings and what drawing them asks of the core;
 //   - loadDecider(): what "Try a call" decides with: `Policy` over `settingsPolicy`, `decideMcp`
 //     over `settingsMcp`, and `applySettingsChange` for its permission options;
 //   - loadTools(): importing another agent's settings, and checking them with lint's findings.
-// The link and the validator are the page's own small modules (their glue bundled into the
-// page's file); the decider and the tools are the tools' module (the engine with lint and the
+// The link and the validator are the page's own small modules (their glue, and the link's .wasm,
+// bundled into the page's file); the decider and the tools are the tools' module (the engine with lint and the
 // importers), loaded once when the first is used.
 // Nothing the page holds from one part (a `Policy`, a class) is given to another part's functions;
 // only plain JSON values pass between them. No other file of the page imports the wasm modules.
 
 import * as linkGlue from './link/toolgate_link.js';
+import linkWasm from './link/toolgate_link_bg.wasm'; // its bytes (the build's binary loader)
 import * as validatorGlue from './validator/toolgate_validator.js';
 
 /**
  * Where each part comes from: its glue (the page's own modules' glue is in the page's file: the
  * build bundles it; the tools' is imported, relative to this file, and finds its own .wasm), and
- * for the page's own modules their .wasm, relative to this file, fetched when the part is first
- * asked for and compiled while it downloads (the validator's while the page lays itself out).
+ * its .wasm: the link's bytes, carried by the page's file, else a path relative to this file,
+ * fetched when the part is first asked for and compiled while it downloads (the validator's while
+ * the page lays itself out).
  */
 const MODULES = {
-  link: [linkGlue, './link/toolgate_link_bg.wasm'],
+  link: [linkGlue, linkWasm],
   validator: [validatorGlue, './validator/toolgate_validator_bg.wasm'],
   decider: ['../tools/web/toolgate_tools_raw.js'],
   tools: ['../tools/web/toolgate_tools_raw.js'],
@@ -42,8 +45,8 @@ const parts = new Map(); // part → promise of its members
 function initialised([glue, wasm]) {
   const specifier = typeof glue === 'string' ? glue : wasm;
   if (!modules.has(specifier)) {
-    const response = wasm === undefined ? undefined : fetch(new URL(wasm, import.meta.url));
-    response?.catch(() => {}); // its failure is the init's, below
+    const response = typeof wasm === 'string' ? fetch(new URL(wasm, import.meta.url)) : wasm;
+    if (typeof wasm === 'string') response.catch(() => {}); // its failure is the init's, below
     const loading = (typeof glue === 'string' ? import(glue) : Promise.resolve(glue)).then(async (module) => {
       await module.default(response === undefined ? undefined : { module_or_path: response });
       return module;
@@ -57,19 +60,40 @@ function initialised([glue, wasm]) {
 
 function load(part) {
   if (!parts.has(part)) {
-    const loading = initialised(MODULES[part]).then((module) => {
-      const members = {};
-      for (const name of MEMBERS[part]) {
-        if (module[name] === undefined) throw new Error(`toolgate settings page: the core's ${part} has no ${name}`);
-        members[name] = module[name];
-      }
-      return Object.freeze(members);
-    });
+    const loading = initialised(MODULES[part]).then((module) => members(part, module));
     loading.catch(() => parts.delete(part));
     parts.set(part, loading);
   }
   return parts.get(part);
 }
+
+/** The members of a part, from its initialised module. */
+function members(part, module) {
+  const found = {};
+  for (const name of MEMBERS[part]) {
+    if (module[name] === undefined) throw new Error(`toolgate settings page: the core's ${part} has no ${name}`);
+    found[name] = module[name];
+  }
+  return Object.freeze(found);
+}
+
+/**
+ * The glue to the host, compiled at once from the bytes the page's file carries, so the page
+ * draws the settings its HTML holds before it yields to the browser even once; undefined where the
+ * browser does not compile synchronously (then `loadLink()`).
+ */
+export function linkNow() {
+  if (linked) return linked;
+  try {
+    linkGlue.initSync({ module: linkWasm });
+  } catch {
+    return undefined;
+  }
+  linked = members('link', linkGlue);
+  parts.set('link', Promise.resolve(linked));
+  return linked;
+}
+let linked; // the link's members, once compiled
 
 /** The glue to the host: `HostLink` (messages, drafts) and `Debouncer`. */
 export const loadLink = () => load('link');

@@ -124,13 +124,8 @@ export interface SettingsPageHtmlOptions {
 
 /**
  * The page's HTML, with the strict CSP `default-src 'none'; script-src ${cspSource} 'wasm-unsafe-eval';
- * style-src ${cspSource}; connect-src ${cspSource}`, and the page's module preloaded.
+ * style-src ${cspSource}; connect-src ${cspSource}`, the page's module and style, and (given
+ * `settings`) the stored settings as data the page draws first.
  */
 export declare function settingsPageHtml(options: SettingsPageHtmlOptions): string;
 
-/**
- * The `<link>` that preloads the link's .wasm, the one file the page needs to start beside its
- * own script, for a page whose `settings-page.js` is at `scriptUri`: for a page whose HTML is not
- * `settingsPageHtml`'s.
- */
-export declare function pagePreloads(scriptUri: string | { toString(): string }): string;

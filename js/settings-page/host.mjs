@@ -11,20 +11,6 @@ const PROTOCOL_VERSION = 1;
 
 const defaultCore = null; // host.cjs: the tools' Node build
 
-/**
- * What the page's HTML preloads, relative to settings-page.js (itself one file, its modules and
- * the link's glue bundled): the link's .wasm, which the page needs to start. The validator's glue
- * and .wasm are fetched once the stored settings are drawn, so the first paint waits for nothing
- * but the page's file and the link.
- */
-const PAGE_WASM = './link/toolgate_link_bg.wasm';
-
-/** The `<link>`s that preload the page's module, for a page whose script is at `scriptUri`. */
-function pagePreloads(scriptUri) {
-  const at = (path) => escapeHtml(new URL(path, String(scriptUri)).href);
-  return `<link rel="preload" as="fetch" type="application/wasm" crossorigin href="${at(PAGE_WASM)}">`;
-}
-
 // Values go into double-quoted attributes and text, so single quotes (the CSP's) stay as written.
 const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]);
@@ -33,9 +19,9 @@ const escapeHtml = (value) => String(value).replace(/[&<>"]/g, (c) => HTML_ESCAP
  * The page's HTML for a webview (or a web page that frames it: `hostOrigin` names that page's
  * origin, the only one the page posts to and hears from): the strict Content-Security-Policy (scripts and styles from
  * `cspSource` only, plus 'wasm-unsafe-eval' to compile the core; no inline script or style;
- * `connect-src` only to `cspSource`, to fetch the core's .wasm), the stylesheet, the preloads and
- * the page's module. `scriptUri` / `styleUri` are the webview URIs of `settings-page.js` /
- * `settings-page.css` (vscode.Uri or string).
+ * `connect-src` only to `cspSource`, to fetch the core's .wasm), the stylesheet and the page's
+ * module (one file: nothing to preload). `scriptUri` / `styleUri` are the webview URIs of
+ * `settings-page.js` / `settings-page.css` (vscode.Uri or string).
  *
  * `settings` (the stored settings, as stored), with `page` (the page options, as the host's) and
  * `context`, go into the HTML as data the page reads (a JSON block, never run): the page draws them
@@ -62,7 +48,6 @@ function settingsPageHtml({ cspSource, scriptUri, styleUri, title = 'Tool permis
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(String(styleUri))}">
-${pagePreloads(scriptUri)}
 <script type="module" src="${escapeHtml(String(scriptUri))}"></script>
 </head>
 <body>
@@ -366,4 +351,4 @@ function createSettingsHost(options = {}) {
 /** `createSettingsHost` under the name the protocol uses for VS Code panels. */
 const attachSettingsPage = (options) => createSettingsHost(options);
 
-export { PROTOCOL_VERSION, SECTIONS, createSettingsHost, attachSettingsPage, settingsPageHtml, pagePreloads };
+export { PROTOCOL_VERSION, SECTIONS, createSettingsHost, attachSettingsPage, settingsPageHtml };

@@ -16,7 +16,7 @@
 // frame (shell.js) and each section's drawing (section-*.js) are modules of their own beside it,
 // whose methods are the page's; dom.js, problems.js and words.js are the helpers they share, and
 // stored.js reads settings sent before the host checked them.
-import { loadCore, loadDecider, loadLink, loadTools, loadValidator } from './core.js';
+import { linkNow, loadCore, loadDecider, loadLink, loadTools, loadValidator } from './core.js';
 import { canonical, clone, h, put } from './dom.js';
 import { ProblemSlots } from './problems.js';
 import { ShellSection } from './shell.js';
@@ -403,7 +403,8 @@ export async function startSettingsPage(root = document.getElementById('toolgate
   if (root.dataset.started) return undefined;
   root.dataset.started = 'true';
   root.classList.add('tg-root');
-  const link = await loadLink();
+  // At once where the browser compiles the link synchronously: the page draws before it yields.
+  const link = linkNow() ?? await loadLink();
   const page = new SettingsPage(root, link, { storageKey: options.storageKey ?? root.dataset.storageKey ?? 'toolgate.settingsPage.draft', vscodeApi: options.vscodeApi,
     hostOrigin: options.hostOrigin ?? root.dataset.hostOrigin });
   page.start();

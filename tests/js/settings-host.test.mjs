@@ -243,17 +243,16 @@ test('the page HTML carries the stored settings as data the page reads, which no
   assert.throws(() => settingsPageHtml({ ...uris, settings, context: [] }), /settingsPageHtml: context must be an object/);
 });
 
-test('the page is one file whose HTML preloads the link\'s .wasm; the validator\'s .wasm waits for the drawn settings, the tools\' module for its use', () => {
+test('the page is one file, its link to the host inside it: its HTML preloads nothing; the validator\'s .wasm waits for the drawn settings, the tools\' module for its use', () => {
   const html = settingsPageHtml({ cspSource: 'https://x', scriptUri: 'https://x/pkg/settings-page/settings-page.js', styleUri: 'https://x/s.css' });
-  const preloaded = [...html.matchAll(/<link rel="(modulepreload|preload)"[^>]*href="https:\/\/x\/pkg\/([^"]+)"/g)].map((m) => [m[1], m[2]]);
-  assert.deepEqual(preloaded, [['preload', 'settings-page/link/toolgate_link_bg.wasm']]);
-  assert.match(html, /<link rel="preload" as="fetch" type="application\/wasm" crossorigin href=/, 'preloaded as fetch() asks for it, or the browser fetches it twice');
+  assert.deepEqual([...html.matchAll(/<link\b[^>]*>/g)].map((m) => m[0]), ['<link rel="stylesheet" href="https://x/s.css">']);
+  assert.deepEqual([...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]), ['<script type="module" src="https://x/pkg/settings-page/settings-page.js">']);
   // One file: no static import to wait for, one request instead of waves of them.
   const page = readFileSync(join(pkg, 'settings-page', 'settings-page.js'), 'utf8');
   assert.deepEqual([...page.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]), []);
   // What it fetches later, by path from itself: each one the package ships.
   const fetched = [...page.matchAll(/"(\.{1,2}\/[\w/.-]+\.(?:wasm|js))"(?!\s*:)/g)].map((m) => m[1]); // not the wasm imports' names
-  assert.deepEqual([...new Set(fetched)].sort(), ['../tools/web/toolgate_tools_raw.js', './link/toolgate_link_bg.wasm', './validator/toolgate_validator_bg.wasm']);
+  assert.deepEqual([...new Set(fetched)].sort(), ['../tools/web/toolgate_tools_raw.js', './validator/toolgate_validator_bg.wasm']);
   for (const file of fetched) assert.ok(existsSync(join(pkg, 'settings-page', file)), file);
 });
 

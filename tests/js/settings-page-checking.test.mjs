@@ -41,7 +41,7 @@ const context = { catalogue: { servers: [{ name: 'github', tools: [{ name: 'crea
  * injected), whose core parts load from modules of their own; the validator's .wasm is held until
  * `release()`. `host(message)` gets what the page posts; `post(message)` sends to the page.
  */
-async function openHeld({ bypassCSP = false, inHtml } = {}) {
+async function openHeld({ bypassCSP = false, inHtml, syncCompile = true } = {}) {
   const browserContext = await running.browser.newContext({ bypassCSP, viewport: { width: 1100, height: 900 } });
   const page = await browserContext.newPage();
   page.setDefaultTimeout(WAIT.timeout);
@@ -78,6 +78,12 @@ async function openHeld({ bypassCSP = false, inHtml } = {}) {
   const fromPage = [];
   let onMessage = () => {};
   await page.exposeFunction('__toolgateToHost', (message) => { fromPage.push(message); onMessage(message); });
+  if (!syncCompile) {
+    // A browser that compiles no module synchronously on its main thread (as Chrome once did past 4 KB).
+    await page.addInitScript(() => {
+      WebAssembly.Module = function Module() { throw new RangeError('WebAssembly.Module(): buffer size is larger than the limit; use WebAssembly.compile'); };
+    });
+  }
   await page.addInitScript(() => {
     globalThis.acquireVsCodeApi = () => ({
       postMessage: (m) => globalThis.__toolgateToHost(JSON.parse(JSON.stringify(m))),
@@ -276,6 +282,17 @@ test('the stored settings in the page\'s HTML are drawn before any message; the 
   release();
   await page.waitForSelector('body[data-ready="true"]', WAIT);
   assert.equal(await page.getAttribute('#toolgate-settings', 'data-dirty'), 'false');
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('where the browser will not compile the link synchronously, the page compiles it asynchronously and draws the same', async () => {
+  const { page, problems, release, close } = await openHeld({ syncCompile: false, inHtml: { settings: stored, context } });
+  await page.waitForSelector('body[data-visible="true"]', WAIT);
+  assert.equal(await page.inputValue('#tg-rule-alwaysAllow-1'), '^ls\\b');
+  release();
+  await page.waitForSelector('body[data-ready="true"]', WAIT);
+  await page.waitForSelector('#tg-gasoline .tg-problem.tg-error', WAIT);
   assert.deepEqual(problems, []);
   await close();
 });
