@@ -169,7 +169,7 @@ impl ModePolicy {
     }
 
     fn allows(&self, tool: &str, server: &str, name: &str) -> bool {
-        self.policy.decide(tool, &[server.to_owned(), name.to_owned()]).outcome == Outcome::Allow
+        self.policy.outcome(tool, &[server.to_owned(), name.to_owned()]) == Outcome::Allow
     }
 
     /// Whether the mode may call `tool_name` on `server_name`; the design's error text if not.
