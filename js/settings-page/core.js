@@ -7,8 +7,8 @@
 //     over `settingsMcp`, and `applySettingsChange` for its permission options;
 //   - loadTools(): importing another agent's settings, and checking them with lint's findings.
 // The link and the validator are the page's own small modules (their glue, and the link's .wasm,
-// bundled into the page's file); the decider and the tools are the tools' module (the engine with lint and the
-// importers), loaded once when the first is used.
+// bundled into the page's file); the decider and the tools are the tools' module (the engine
+// with lint and the importers), loaded once when the first is used.
 // Nothing the page holds from one part (a `Policy`, a class) is given to another part's functions;
 // only plain JSON values pass between them. No other file of the page imports the wasm modules.
 
@@ -77,6 +77,8 @@ function members(part, module) {
   return Object.freeze(found);
 }
 
+let linked; // the link's members, once compiled
+
 /**
  * The glue to the host, compiled at once from the bytes the page's file carries, so the page
  * draws the settings its HTML holds before it yields to the browser even once; undefined where the
@@ -93,7 +95,6 @@ export function linkNow() {
   parts.set('link', Promise.resolve(linked));
   return linked;
 }
-let linked; // the link's members, once compiled
 
 /** The glue to the host: `HostLink` (messages, drafts) and `Debouncer`. */
 export const loadLink = () => load('link');
