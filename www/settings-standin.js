@@ -72,7 +72,7 @@ function startHost() {
   for (const message of waiting.splice(0)) host.postMessage(message);
 }
 
-/** Tells the host when the page's mark `name` is made (`then`: what to do, once). */
+/** Runs `then` once, when the page makes its User Timing mark `name`. */
 function onPageMark(name, then) {
   const observer = new PerformanceObserver((list) => {
     if (!list.getEntriesByName(name).length) return;
