@@ -12,7 +12,6 @@
 //   - the `exports` entries, added to the package.json build.mjs wrote.
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
 
 /** The page's own modules that ship as files of their own: the page bundles the rest. */
 const SHIPPED_MODULES = ['settings-page.js', 'visible.js'];
@@ -34,6 +33,8 @@ export async function buildSettingsPage({ root, pkg }) {
   } };
   // The link's .wasm too (80 KB), as bytes: the page compiles it synchronously and draws before
   // it yields to the browser, instead of fetching it and waiting a turn of the event loop.
+  // Imported here: a machine without the dev dependencies hears first what build.mjs says of them.
+  const esbuild = await import('esbuild');
   await esbuild.build({ entryPoints: [join(source, 'settings-page.js')], outfile: join(out, 'settings-page.js'), bundle: true, format: 'esm',
     target: 'es2022', legalComments: 'none', logLevel: 'warning', plugins: [builtGlue], loader: { '.wasm': 'binary' } });
   rmSync(join(out, 'link'), { recursive: true, force: true });
