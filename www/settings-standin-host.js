@@ -9,7 +9,7 @@
 // controls), `page` (a message of the page), `page-checked` (the page showed its first check),
 // `stored`, `controls` (then the page is sent `load` again), `grants`; from it `post` (a message for the page), `persist`, `log`, `grants`.
 import { createSettingsHost } from '/pkg/settings-page/host.mjs';
-import { hiddenSession, sampleSession, sampleSettings, standinContext, standinPage, standinStored } from './settings-standin-sample.js';
+import { hiddenSession, sampleSession, standinContext, standinPage, standinStored } from './settings-standin-sample.js';
 
 async function loadHostCore() {
   const core = await import('/pkg/tools/web/toolgate_tools_raw.js');
@@ -56,7 +56,7 @@ function start({ query, saved, controls }) {
   const core = pageCheckedOrLater.then(loadHostCore);
   const hidden = params.get('sample') === 'hidden';
   agent = params.get('session')
-    ? core.then((loaded) => (hidden ? hiddenSession(loaded, context) : sampleSession(loaded, stored ?? sampleSettings, context)))
+    ? core.then((loaded) => (hidden ? hiddenSession(loaded, context) : sampleSession(loaded, stored, context)))
     : undefined;
   let clock = () => Date.now();
   agent?.then((a) => { clock = a.now; });
